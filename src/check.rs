@@ -1,0 +1,559 @@
+//! AST to a loaded [`Preset`]: resolve `extends`, names, labels, squares; collect every error at once.
+
+use crate::diag::{Diagnostic, Sources};
+use crate::engine::betza::{self, BetzaMove};
+use crate::engine::board::{Geometry, MAX_FILES, MAX_RANKS, Sq, cell};
+use crate::engine::fen;
+use crate::engine::movement;
+use crate::engine::side::{BySide, Side};
+use crate::engine::zobrist::Zobrist;
+use crate::preset::{Castle, EndRule, Kind, MaterialPattern as Pattern, Preset, Promotion};
+use crate::syntax::ast::*;
+use crate::syntax::parse::parse_preset;
+use crate::syntax::{Span, Spanned};
+use indexmap::IndexMap;
+use std::path::{Path, PathBuf};
+
+/// A preset that did not load: every diagnostic, with the sources to render them.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", self.render())]
+pub struct LoadError {
+    pub sources: Sources,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl LoadError {
+    pub fn render(&self) -> String {
+        self.sources.render_all(&self.diagnostics).trim_end().to_string()
+    }
+}
+
+const MAX_EXTENDS_DEPTH: usize = 16;
+
+/// Load a shipped preset by name, or a `.preset` file by path.
+pub fn load(spec: &str) -> Result<Preset, LoadError> {
+    let mut sources = Sources::default();
+    let mut diags = Vec::new();
+    let (display, text, dir) = match read_spec(spec, None) {
+        Ok(x) => x,
+        Err(msg) => {
+            let id = sources.add(spec, "");
+            return Err(LoadError { sources, diagnostics: vec![Diagnostic::new(Span::new(id, 0, 0), msg)] });
+        }
+    };
+    let decls = gather(&display, &text, dir, &mut sources, &mut diags, &mut Vec::new());
+    if !diags.is_empty() {
+        return Err(LoadError { sources, diagnostics: diags });
+    }
+    let preset = Checker { diags: Vec::new() }.build(display, decls, sources);
+    preset.map_err(|(sources, diagnostics)| LoadError { sources, diagnostics })
+}
+
+/// Load a preset from text (for tests and the REPL), as if read from `path`.
+pub fn load_text(path: &str, text: &str) -> Result<Preset, LoadError> {
+    let mut sources = Sources::default();
+    let mut diags = Vec::new();
+    let dir = Path::new(path).parent().map(Path::to_path_buf);
+    let decls = gather(path, text, dir, &mut sources, &mut diags, &mut Vec::new());
+    if !diags.is_empty() {
+        return Err(LoadError { sources, diagnostics: diags });
+    }
+    Checker { diags: Vec::new() }
+        .build(path.to_string(), decls, sources)
+        .map_err(|(sources, diagnostics)| LoadError { sources, diagnostics })
+}
+
+/// A shipped name or a path: (name to show, text, directory for relative `extends`).
+fn read_spec(spec: &str, base: Option<&Path>) -> Result<(String, String, Option<PathBuf>), String> {
+    if let Some(text) = crate::presets::shipped(spec) {
+        return Ok((format!("presets/{spec}.preset"), text.to_string(), None));
+    }
+    let path = match base {
+        Some(dir) if Path::new(spec).is_relative() => dir.join(spec),
+        _ => PathBuf::from(spec),
+    };
+    let meta = std::fs::metadata(&path).map_err(|e| no_preset(spec, &e.to_string()))?;
+    if meta.len() > crate::presets::MAX_PRESET_BYTES {
+        return Err(format!(
+            "preset `{spec}` is {} bytes; the limit is {}",
+            meta.len(),
+            crate::presets::MAX_PRESET_BYTES
+        ));
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| no_preset(spec, &e.to_string()))?;
+    Ok((path.display().to_string(), text, path.parent().map(Path::to_path_buf)))
+}
+
+fn no_preset(spec: &str, why: &str) -> String {
+    format!(
+        "no preset `{spec}`: not a shipped preset ({}) and not a readable file ({why})",
+        crate::presets::NAMES.join(", ")
+    )
+}
+
+/// Parse a file and splice in the declarations of what it extends, depth first.
+fn gather(
+    display: &str,
+    text: &str,
+    dir: Option<PathBuf>,
+    sources: &mut Sources,
+    diags: &mut Vec<Diagnostic>,
+    chain: &mut Vec<String>,
+) -> Vec<Decl> {
+    let id = sources.add(display, text);
+    let ast = match parse_preset(id, text) {
+        Ok(a) => a,
+        Err(d) => {
+            diags.push(d);
+            return Vec::new();
+        }
+    };
+    chain.push(display.to_string());
+    let mut out = Vec::new();
+    for decl in ast.decls {
+        let Decl::Extends(base) = &decl else {
+            out.push(decl);
+            continue;
+        };
+        if chain.len() > MAX_EXTENDS_DEPTH {
+            diags.push(Diagnostic::new(
+                base.span,
+                format!("presets extend each other more than {MAX_EXTENDS_DEPTH} deep"),
+            ));
+            continue;
+        }
+        match read_spec(&base.node, dir.as_deref()) {
+            Ok((bd, bt, bdir)) if chain.contains(&bd) => {
+                let _ = (bt, bdir);
+                diags.push(Diagnostic::new(
+                    base.span,
+                    format!("`{}` extends itself (through {})", base.node, chain.join(" -> ")),
+                ));
+            }
+            Ok((bd, bt, bdir)) => out.extend(gather(&bd, &bt, bdir, sources, diags, chain)),
+            Err(msg) => diags.push(Diagnostic::new(base.span, msg)),
+        }
+    }
+    chain.pop();
+    out
+}
+
+struct Checker {
+    diags: Vec<Diagnostic>,
+}
+
+/// The declarations that survive overriding, keyed as a later declaration replaces an earlier one.
+#[derive(Default)]
+struct Merged {
+    name: Option<Name>,
+    inventor: Option<Name>,
+    description: Option<Name>,
+    board: Option<(Spanned<u32>, Spanned<u32>)>,
+    colour: Option<(Name, Shade)>,
+    sides: [Option<Direction>; 2],
+    pieces: IndexMap<String, PieceDecl>,
+    setup: Option<Name>,
+    regions: IndexMap<String, RegionDecl>,
+    promotions: IndexMap<String, PromoteDecl>,
+    castles: Vec<CastleDecl>,
+    ends: Vec<EndDecl>,
+}
+
+fn merge(decls: Vec<Decl>) -> Merged {
+    let mut m = Merged::default();
+    for d in decls {
+        match d {
+            Decl::Extends(_) => {}
+            Decl::Name(n) => m.name = Some(n),
+            Decl::Inventor(n) => m.inventor = Some(n),
+            Decl::Description(n) => m.description = Some(n),
+            Decl::Board { files, ranks } => m.board = Some((files, ranks)),
+            Decl::Colours { square, shade } => m.colour = Some((square, shade)),
+            Decl::Side { white, dir, .. } => m.sides[usize::from(!white)] = Some(dir),
+            Decl::Piece(p) => {
+                m.pieces.shift_remove(&p.name.node);
+                m.pieces.insert(p.name.node.clone(), p);
+            }
+            Decl::Setup(s) => m.setup = Some(s),
+            Decl::Region(r) => {
+                m.regions.insert(r.name.node.clone(), r);
+            }
+            Decl::Promote(p) => {
+                m.promotions.insert(p.piece.node.clone(), p);
+            }
+            Decl::Castle(c) => {
+                m.castles.retain(|o| o.flag.node != c.flag.node);
+                m.castles.push(c);
+            }
+            Decl::End(e) => {
+                m.ends.retain(|o| o.cond.kind() != e.cond.kind());
+                m.ends.push(e);
+            }
+            Decl::Remove(RemoveDecl::Piece(n)) => {
+                m.pieces.shift_remove(&n.node);
+            }
+            Decl::Remove(RemoveDecl::Castling(_)) => m.castles.clear(),
+            Decl::Remove(RemoveDecl::Promotion(n)) => {
+                m.promotions.shift_remove(&n.node);
+            }
+            Decl::Remove(RemoveDecl::End(kind, _)) => m.ends.retain(|o| o.cond.kind() != kind),
+        }
+    }
+    m
+}
+
+type Built = Result<Preset, (Sources, Vec<Diagnostic>)>;
+
+impl Checker {
+    fn err(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::new(span, msg));
+    }
+
+    fn build(mut self, origin: String, decls: Vec<Decl>, sources: Sources) -> Built {
+        let whole = Span::new(crate::syntax::SourceId(0), 0, 0);
+        let m = merge(decls);
+        let geo = self.geometry(&m, whole);
+        let forward = BySide::new(m.sides[0].unwrap_or(Direction::Up), m.sides[1].unwrap_or(Direction::Down));
+        let (kinds, moves) = self.kinds(&m, whole);
+        let lookup = Lookup { geo: &geo, kinds: &kinds };
+        let regions = self.regions(&m, &lookup);
+        let promotions = self.promotions(&m, &lookup, &regions);
+        let castles = self.castles(&m, &lookup);
+        let ends = self.ends(&m, &lookup);
+        let setup = m.setup.clone();
+        if setup.is_none() {
+            self.err(whole, "the preset has no `setup`: give the start position as a FEN");
+        }
+        if !self.diags.is_empty() {
+            return Err((sources, self.diags));
+        }
+        let mut kinds = kinds;
+        for c in &castles {
+            kinds[cell::kind(c.king)].cares_virgin = true;
+            kinds[cell::kind(c.rook)].cares_virgin = true;
+        }
+        let irreversible = moves.iter().map(|ms| ms.iter().all(|b| b.images.iter().all(|&(_, dy)| dy > 0))).collect();
+        let cares: Vec<bool> = kinds.iter().map(|k| k.cares_virgin).collect();
+        let movement = movement::compile(&geo, &moves, forward);
+        let zobrist = Zobrist::new(geo.cells, &cares);
+        let setup = setup.unwrap_or_else(|| Spanned::new(String::new(), whole));
+        let mut preset = Preset {
+            name: m.name.map(|n| n.node).unwrap_or_else(|| stem(&origin)),
+            inventor: m.inventor.map(|n| n.node).unwrap_or_default(),
+            description: m.description.map(|n| n.node).unwrap_or_default(),
+            origin,
+            sources,
+            geo,
+            forward,
+            kinds,
+            setup: setup.node.clone(),
+            promotions,
+            castles,
+            ends,
+            movement,
+            zobrist,
+            irreversible,
+            setup_cells: Vec::new(),
+        };
+        match fen::parse_board_only(&preset, &setup.node) {
+            Ok(cells) => preset.setup_cells = cells,
+            Err(e) => return Err((preset.sources, vec![Diagnostic::new(setup.span, format!("bad setup: {e}"))])),
+        }
+        if let Err(e) = fen::parse(&preset, &setup.node) {
+            return Err((preset.sources, vec![Diagnostic::new(setup.span, format!("bad setup: {e}"))]));
+        }
+        Ok(preset)
+    }
+
+    fn geometry(&mut self, m: &Merged, whole: Span) -> Geometry {
+        let a1_light = match &m.colour {
+            Some((sq, shade)) => {
+                let (f, r) = square_coords(&sq.node).unwrap_or((0, 0));
+                if square_coords(&sq.node).is_none() {
+                    self.err(sq.span, format!("`{}` is not a square", sq.node));
+                }
+                ((f + r) % 2 == 0) == (*shade == Shade::Light)
+            }
+            None => false,
+        };
+        let Some((files, ranks)) = &m.board else {
+            self.err(whole, "the preset has no `board FILES x RANKS`");
+            return Geometry::new(8, 8, a1_light);
+        };
+        let mut ok = |n: &Spanned<u32>, max: usize, what: &str| {
+            if n.node == 0 || n.node as usize > max {
+                self.err(n.span, format!("a board has 1 to {max} {what}, not {}", n.node));
+                false
+            } else {
+                true
+            }
+        };
+        let (f_ok, r_ok) = (ok(files, MAX_FILES, "files"), ok(ranks, MAX_RANKS, "ranks"));
+        if !f_ok || !r_ok {
+            return Geometry::new(8, 8, a1_light);
+        }
+        Geometry::new(files.node as usize, ranks.node as usize, a1_light)
+    }
+
+    fn kinds(&mut self, m: &Merged, whole: Span) -> (Vec<Kind>, Vec<Vec<BetzaMove>>) {
+        let mut kinds = Vec::new();
+        let mut moves = Vec::new();
+        if m.pieces.is_empty() {
+            self.err(whole, "the preset declares no pieces");
+        }
+        if m.pieces.len() > cell::MAX_KINDS {
+            self.err(whole, format!("{} kinds of piece; the limit is {}", m.pieces.len(), cell::MAX_KINDS));
+        }
+        let mut seen: IndexMap<String, String> = IndexMap::new();
+        for p in m.pieces.values() {
+            let white = p.label.node.clone();
+            if !white.starts_with(|c: char| c.is_ascii_uppercase()) {
+                self.err(p.label.span, format!("label `{white}` must start with an upper-case letter (White's label; Black's is its lower case)"));
+            }
+            let black = white.to_ascii_lowercase();
+            if let Some(other) = seen.get(&white) {
+                self.err(p.label.span, format!("label `{white}` is already used by {other}"));
+            }
+            seen.insert(white.clone(), p.name.node.clone());
+            let betza_text = p.moves.as_ref().map(|s| s.node.clone()).unwrap_or_default();
+            let parsed = match &p.moves {
+                Some(s) => betza::parse(&s.node).unwrap_or_else(|e| {
+                    self.err(s.span.sub(e.offset, e.len), format!("in the moves of {}: {}", p.name.node, e.message));
+                    Vec::new()
+                }),
+                None => {
+                    self.err(p.name.span, format!("piece {} has no `moves`", p.name.node));
+                    Vec::new()
+                }
+            };
+            let cares = parsed.iter().any(|b| b.initial);
+            moves.push(parsed);
+            kinds.push(Kind {
+                name: p.name.node.clone(),
+                labels: BySide::new(white, black),
+                value: p.value.as_ref().map_or(0, |v| v.node as i32),
+                royal: p.royal,
+                betza: betza_text,
+                cares_virgin: cares,
+            });
+        }
+        (kinds, moves)
+    }
+
+    fn regions(&mut self, m: &Merged, l: &Lookup) -> IndexMap<String, BySide<Vec<bool>>> {
+        let mut out = IndexMap::new();
+        for r in m.regions.values() {
+            let mut zone = BySide::new(vec![false; l.geo.cells], vec![false; l.geo.cells]);
+            for item in &r.items {
+                match item {
+                    RegionItem::Rank(n) if n.node == 0 || n.node as usize > l.geo.ranks => {
+                        self.err(n.span, format!("rank {} is not on a board of {} ranks", n.node, l.geo.ranks));
+                    }
+                    RegionItem::Rank(n) => {
+                        for &sq in &l.geo.squares {
+                            for side in Side::BOTH {
+                                if l.geo.relative_rank(sq, side) + 1 == n.node as usize {
+                                    zone[side][sq as usize] = true;
+                                }
+                            }
+                        }
+                    }
+                    RegionItem::Squares(sqs) => {
+                        for s in sqs {
+                            if let Some(sq) = self.square(l, s) {
+                                zone[Side::White][sq as usize] = true;
+                                zone[Side::Black][sq as usize] = true;
+                            }
+                        }
+                    }
+                }
+            }
+            out.insert(r.name.node.clone(), zone);
+        }
+        out
+    }
+
+    fn promotions(
+        &mut self,
+        m: &Merged,
+        l: &Lookup,
+        regions: &IndexMap<String, BySide<Vec<bool>>>,
+    ) -> Vec<Option<Promotion>> {
+        let mut out = vec![None; l.kinds.len()];
+        for p in m.promotions.values() {
+            let piece = self.kind(l, &p.piece);
+            let zone = regions.get(&p.region.node).cloned();
+            if zone.is_none() {
+                let known: Vec<&String> = regions.keys().collect();
+                self.err(
+                    p.region.span,
+                    format!("unknown region `{}`{}", p.region.node, suggest(&p.region.node, known)),
+                );
+            }
+            let choices: Vec<usize> = p.choices.iter().filter_map(|c| self.kind(l, c)).collect();
+            if let (Some(k), Some(zone)) = (piece, zone) {
+                out[k] = Some(Promotion { zone, choices, optional: p.optional });
+            }
+        }
+        out
+    }
+
+    fn castles(&mut self, m: &Merged, l: &Lookup) -> Vec<Castle> {
+        let mut out = Vec::new();
+        for c in &m.castles {
+            let king = self.label(l, &c.king);
+            let rook = self.label(l, &c.rook);
+            let sqs: Vec<Option<Sq>> =
+                [&c.king_from, &c.king_to, &c.rook_from, &c.rook_to].iter().map(|s| self.square(l, s)).collect();
+            let mut flag_chars = c.flag.node.chars();
+            let flag = match (flag_chars.next(), flag_chars.next()) {
+                (Some(f), None) if f.is_ascii_alphabetic() => Some(f),
+                _ => {
+                    self.err(c.flag.span, "the castling flag is one letter, as written in the FEN (e.g. \"K\")");
+                    None
+                }
+            };
+            let (Some((kk, ks)), Some((rk, rs)), Some(flag)) = (king, rook, flag) else { continue };
+            let [Some(kf), Some(kt), Some(rf), Some(rt)] = sqs[..] else { continue };
+            if ks != rs {
+                self.err(c.rook.span, "the king and the rook of a castling must be of one side");
+                continue;
+            }
+            let between = |a: Sq, b: Sq| line(l.geo, a, b);
+            let mut empty: Vec<Sq> = between(kf, kt).into_iter().chain(between(rf, rt)).chain([kt, rt]).collect();
+            empty.retain(|&s| s != kf && s != rf);
+            empty.sort();
+            empty.dedup();
+            let safe: Vec<Sq> = [kf].into_iter().chain(between(kf, kt)).chain([kt]).collect();
+            out.push(Castle {
+                side: ks,
+                king: cell::piece(kk, ks),
+                rook: cell::piece(rk, rs),
+                king_from: kf,
+                king_to: kt,
+                rook_from: rf,
+                rook_to: rt,
+                empty,
+                safe,
+                flag,
+            });
+        }
+        out
+    }
+
+    fn ends(&mut self, m: &Merged, l: &Lookup) -> Vec<EndRule> {
+        let mut out = Vec::new();
+        for e in &m.ends {
+            let rule = match &e.cond {
+                EndCond::Checkmate => EndRule::Checkmate(e.outcome),
+                EndCond::Stalemate => EndRule::Stalemate(e.outcome),
+                EndCond::Repetition(n) if n.node < 2 => {
+                    self.err(n.span, "a repetition rule needs a count of at least 2");
+                    continue;
+                }
+                EndCond::Repetition(n) => EndRule::Repetition(n.node, e.outcome),
+                EndCond::MoveLimit(n) if n.node == 0 => {
+                    self.err(n.span, "a move limit must be at least 1");
+                    continue;
+                }
+                EndCond::MoveLimit(n) => EndRule::MoveLimit(n.node, e.outcome),
+                EndCond::Insufficient(pats) => {
+                    let pats = pats
+                        .iter()
+                        .map(|p| Pattern {
+                            items: p
+                                .items
+                                .iter()
+                                .filter_map(|i| self.label(l, &i.label).map(|(k, _)| (k, i.many)))
+                                .collect(),
+                            same_colour: p.same_colour,
+                        })
+                        .collect();
+                    EndRule::Insufficient(pats, e.outcome)
+                }
+            };
+            out.push(rule);
+        }
+        out
+    }
+
+    fn kind(&mut self, l: &Lookup, n: &Name) -> Option<usize> {
+        let found = l.kinds.iter().position(|k| k.name == n.node);
+        if found.is_none() {
+            let names = l.kinds.iter().map(|k| &k.name).collect();
+            self.err(n.span, format!("unknown piece `{}`{}", n.node, suggest(&n.node, names)));
+        }
+        found
+    }
+
+    fn label(&mut self, l: &Lookup, n: &Name) -> Option<(usize, Side)> {
+        let found = l
+            .kinds
+            .iter()
+            .enumerate()
+            .find_map(|(i, k)| Side::BOTH.into_iter().find(|&s| k.labels[s] == n.node).map(|s| (i, s)));
+        if found.is_none() {
+            let labels = l.kinds.iter().flat_map(|k| k.labels.0.iter()).collect();
+            self.err(n.span, format!("no piece has the label `{}`{}", n.node, suggest(&n.node, labels)));
+        }
+        found
+    }
+
+    fn square(&mut self, l: &Lookup, n: &Name) -> Option<Sq> {
+        let sq = l.geo.parse_square(&n.node);
+        if sq.is_none() {
+            self.err(n.span, format!("`{}` is not a square of this {}x{} board", n.node, l.geo.files, l.geo.ranks));
+        }
+        sq
+    }
+}
+
+struct Lookup<'a> {
+    geo: &'a Geometry,
+    kinds: &'a [Kind],
+}
+
+/// Squares strictly between two squares on one line (empty if not on a line).
+fn line(geo: &Geometry, a: Sq, b: Sq) -> Vec<Sq> {
+    let (fa, ra, fb, rb) = (geo.file(a) as i32, geo.rank(a) as i32, geo.file(b) as i32, geo.rank(b) as i32);
+    let (dx, dy) = (fb - fa, rb - ra);
+    if !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
+        return Vec::new();
+    }
+    let n = dx.abs().max(dy.abs());
+    (1..n).filter_map(|k| geo.square_checked(fa + k * dx.signum(), ra + k * dy.signum())).collect()
+}
+
+fn square_coords(s: &str) -> Option<(usize, usize)> {
+    let b = s.as_bytes();
+    let f = (*b.first()? as char).is_ascii_lowercase().then(|| (b[0] - b'a') as usize)?;
+    let r: usize = s.get(1..)?.parse().ok()?;
+    (r >= 1).then_some((f, r - 1))
+}
+
+fn stem(path: &str) -> String {
+    Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| path.to_string())
+}
+
+/// ", did you mean `X`?" for the closest known name, if it is close.
+pub fn suggest(name: &str, known: Vec<&String>) -> String {
+    let best =
+        known.into_iter().map(|k| (edit_distance(&name.to_lowercase(), &k.to_lowercase()), k)).min_by_key(|x| x.0);
+    match best {
+        Some((d, k)) if d <= 2.max(name.len() / 3) && d > 0 => format!("; did you mean `{k}`?"),
+        _ => String::new(),
+    }
+}
+
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            cur.push((prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

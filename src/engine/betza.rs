@@ -1,0 +1,256 @@
+//! Betza notation parsed into side-independent moves: leap images relative to "forward", range, modes.
+
+/// One atom with its modifiers, e.g. `ifmnD`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BetzaMove {
+    /// Leaps as (dx, dy): dx toward the mover's right, dy toward the mover's forward.
+    pub images: Vec<(i32, i32)>,
+    /// 1 for a leaper; 0 for an unlimited rider; n for a rider of range n.
+    pub range: u32,
+    pub can_move: bool,
+    pub can_capture: bool,
+    pub en_passant: bool,
+    pub initial: bool,
+    pub lame: bool,
+}
+
+/// Where in the Betza string something is wrong (byte offset and length) and why.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct BetzaError {
+    pub offset: usize,
+    pub len: usize,
+    pub message: String,
+}
+
+fn err(offset: usize, len: usize, message: impl Into<String>) -> BetzaError {
+    BetzaError { offset, len, message: message.into() }
+}
+
+/// A basic atom and whether it is a rider by default.
+fn atom(c: char) -> Option<(&'static [(i32, i32)], bool)> {
+    const W: &[(i32, i32)] = &[(1, 0)];
+    const F: &[(i32, i32)] = &[(1, 1)];
+    const WF: &[(i32, i32)] = &[(1, 0), (1, 1)];
+    Some(match c {
+        'W' => (W, false),
+        'F' => (F, false),
+        'D' => (&[(2, 0)], false),
+        'N' => (&[(2, 1)], false),
+        'A' => (&[(2, 2)], false),
+        'H' => (&[(3, 0)], false),
+        'C' => (&[(3, 1)], false),
+        'Z' => (&[(3, 2)], false),
+        'G' => (&[(3, 3)], false),
+        'K' => (WF, false),
+        'R' => (W, true),
+        'B' => (F, true),
+        'Q' => (WF, true),
+        _ => return None,
+    })
+}
+
+fn pos_index(chars: &[(usize, char)], byte: usize) -> usize {
+    chars.iter().position(|&(b, _)| b == byte).unwrap_or(chars.len())
+}
+
+/// Parse a whole Betza string such as `fmWfceFifmnD`.
+pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    if chars.is_empty() {
+        return Err(err(0, 0, "empty movement: write at least one Betza atom, e.g. \"K\""));
+    }
+    while i < chars.len() {
+        let start = i;
+        while i < chars.len() && chars[i].1.is_ascii_lowercase() {
+            i += 1;
+        }
+        let (pos, c) = *chars.get(i).ok_or_else(|| {
+            err(
+                chars[start].0,
+                text.len() - chars[start].0,
+                "modifiers must be followed by an atom (W F D N A H C Z G K R B Q)",
+            )
+        })?;
+        let (bases, rider) = atom(c)
+            .ok_or_else(|| err(pos, c.len_utf8(), format!("`{c}` is not a Betza atom (W F D N A H C Z G K R B Q)")))?;
+        i += 1;
+        let mut range = if rider { 0 } else { 1 };
+        if i < chars.len() && chars[i].1 == c && !rider {
+            range = 0;
+            i += 1;
+        }
+        let num_start = i;
+        while i < chars.len() && chars[i].1.is_ascii_digit() {
+            i += 1;
+        }
+        if i > num_start {
+            let digits: String = chars[num_start..i].iter().map(|x| x.1).collect();
+            range = digits.parse().map_err(|_| err(chars[num_start].0, digits.len(), "range is too large"))?;
+        }
+        let mods: Vec<(usize, char)> = chars[start..pos_index(&chars, pos)].to_vec();
+        for &b in bases {
+            out.push(modified(b, range, &mods)?);
+        }
+    }
+    Ok(out)
+}
+
+fn modified(base: (i32, i32), range: u32, mods: &[(usize, char)]) -> Result<BetzaMove, BetzaError> {
+    let mut m = BetzaMove {
+        images: Vec::new(),
+        range,
+        can_move: false,
+        can_capture: false,
+        en_passant: false,
+        initial: false,
+        lame: false,
+    };
+    let mut dirs = Vec::new();
+    for &(pos, c) in mods {
+        match c {
+            'm' => m.can_move = true,
+            'c' => m.can_capture = true,
+            'e' => m.en_passant = true,
+            'i' => m.initial = true,
+            'n' => m.lame = true,
+            'f' | 'b' | 'l' | 'r' | 's' | 'v' => dirs.push((pos, c)),
+            'p' | 'g' | 'j' | 'a' | 'h' | 'o' | 'u' | 'x' | 'y' | 'z' | 'd' | 'k' | 't' | 'q' | 'w' => {
+                return Err(err(pos, 1, format!("Betza modifier `{c}` is not supported yet")));
+            }
+            _ => return Err(err(pos, 1, format!("`{c}` is not a Betza modifier"))),
+        }
+    }
+    if !m.can_move && !m.can_capture && !m.en_passant {
+        m.can_move = true;
+        m.can_capture = true;
+    }
+    m.images = select(base, &dirs);
+    if m.images.is_empty() {
+        let (pos, _) = dirs[0];
+        return Err(err(pos, dirs.len(), "these directions select no move of this atom"));
+    }
+    Ok(m)
+}
+
+/// The 8 (or 4) images of a leap.
+fn images(base: (i32, i32)) -> Vec<(i32, i32)> {
+    let (x, y) = base;
+    let mut v = Vec::new();
+    for (a, b) in [(x, y), (y, x)] {
+        for (sa, sb) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            let p = (a * sa, b * sb);
+            if !v.contains(&p) {
+                v.push(p);
+            }
+        }
+    }
+    v
+}
+
+/// Apply direction letters: each group selects some images; the union is kept.
+fn select(base: (i32, i32), dirs: &[(usize, char)]) -> Vec<(i32, i32)> {
+    let all = images(base);
+    if dirs.is_empty() {
+        return all;
+    }
+    let orth = base.1 == 0;
+    let diag = base.0 == base.1;
+    let mut groups: Vec<(char, Option<char>)> = Vec::new();
+    let mut i = 0;
+    while i < dirs.len() {
+        let c = dirs[i].1;
+        let next = dirs.get(i + 1).map(|d| d.1);
+        let pairs = !orth
+            && match (c, next) {
+                ('f' | 'b', Some('l' | 'r')) | ('l' | 'r', Some('f' | 'b')) => true,
+                ('f' | 'b', Some('s')) | ('f', Some('f')) | ('b', Some('b')) => !diag,
+                ('l' | 'r', Some('v')) | ('l', Some('l')) | ('r', Some('r')) => !diag,
+                _ => false,
+            };
+        if pairs {
+            groups.push((c, next));
+            i += 2;
+        } else {
+            groups.push((c, None));
+            i += 1;
+        }
+    }
+    all.into_iter().filter(|&img| groups.iter().any(|&g| matches(img, g))).collect()
+}
+
+fn one(img: (i32, i32), c: char) -> bool {
+    let (dx, dy) = img;
+    match c {
+        'f' => dy > 0,
+        'b' => dy < 0,
+        'l' => dx < 0,
+        'r' => dx > 0,
+        's' => dx != 0 && dx.abs() >= dy.abs(),
+        'v' => dy != 0 && dy.abs() >= dx.abs(),
+        _ => false,
+    }
+}
+
+fn matches(img: (i32, i32), group: (char, Option<char>)) -> bool {
+    let (dx, dy) = img;
+    match group {
+        (c, None) => one(img, c),
+        ('f' | 'b', Some('s')) => one(img, group.0) && dx.abs() > dy.abs(),
+        ('l' | 'r', Some('v')) => one(img, group.0) && dy.abs() > dx.abs(),
+        (a, Some(b)) if a == b => match a {
+            'f' | 'b' => one(img, a) && dy.abs() > dx.abs(),
+            _ => one(img, a) && dx.abs() > dy.abs(),
+        },
+        (a, Some(b)) => one(img, a) && one(img, b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn imgs(s: &str) -> Vec<Vec<(i32, i32)>> {
+        let mut v: Vec<Vec<(i32, i32)>> = parse(s).unwrap().into_iter().map(|m| m.images).collect();
+        v.iter_mut().for_each(|x| x.sort());
+        v
+    }
+
+    #[test]
+    fn pawn_parts() {
+        let p = parse("fmWfceFifmnD").unwrap();
+        assert_eq!(p.len(), 3);
+        assert_eq!(p[0].images, vec![(0, 1)]);
+        assert!(p[0].can_move && !p[0].can_capture);
+        assert_eq!(imgs("fceF")[0], vec![(-1, 1), (1, 1)]);
+        assert!(p[1].en_passant && p[1].can_capture && !p[1].can_move);
+        assert!(p[2].initial && p[2].lame && p[2].can_move);
+        assert_eq!(p[2].images, vec![(0, 2)]);
+    }
+
+    #[test]
+    fn compounds_and_riders() {
+        assert_eq!(parse("Q").unwrap().len(), 2);
+        assert_eq!(parse("R4").unwrap()[0].range, 4);
+        assert_eq!(parse("NN").unwrap()[0].range, 0);
+        assert_eq!(parse("N").unwrap()[0].images.len(), 8);
+        assert_eq!(imgs("fN")[0].len(), 4);
+        assert_eq!(imgs("ffN")[0], vec![(-1, 2), (1, 2)]);
+        assert_eq!(imgs("fsN")[0], vec![(-2, 1), (2, 1)]);
+        assert_eq!(imgs("frF")[0], vec![(1, 1)]);
+        assert_eq!(imgs("sW")[0], vec![(-1, 0), (1, 0)]);
+        assert_eq!(imgs("vW")[0], vec![(0, -1), (0, 1)]);
+    }
+
+    #[test]
+    fn errors_point_at_the_letter() {
+        let e = parse("fmWxQ").unwrap_err();
+        assert_eq!(e.offset, 3);
+        let e = parse("fmWX").unwrap_err();
+        assert_eq!((e.offset, e.len), (3, 1));
+        assert!(parse("fm").is_err());
+        assert!(parse("").is_err());
+    }
+}

@@ -1,0 +1,326 @@
+//! The extended FEN of CONTRACTS.md section 2: holes, long labels, hands, optional trailing fields.
+
+use super::board::{Sq, cell};
+use super::position::{EpState, Move, Position, mflag};
+use super::side::Side;
+use crate::preset::Preset;
+
+/// The longest FEN accepted; anything longer is not a position a person typed.
+pub const MAX_FEN_BYTES: usize = 64 * 1024;
+
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum FenError {
+    #[error("the FEN is empty")]
+    Empty,
+    #[error("the FEN is {0} bytes long; the limit is {MAX_FEN_BYTES}")]
+    TooLong(usize),
+    #[error("the board has {found} ranks, this preset's board has {expected}")]
+    RankCount { found: usize, expected: usize },
+    #[error("rank {rank} describes {found} squares, this preset's board has {expected} files")]
+    RankWidth { rank: usize, found: usize, expected: usize },
+    #[error("rank {rank}: no piece has the label `{label}`")]
+    UnknownLabel { rank: usize, label: String },
+    #[error("rank {rank}: unexpected `{ch}`")]
+    BadChar { rank: usize, ch: char },
+    #[error("rank {rank}: `(` without a closing `)`")]
+    Unclosed { rank: usize },
+    #[error("the hand `[{0}]` is not closed with `]`")]
+    UnclosedHand(String),
+    #[error("hand: no piece has the label `{0}`")]
+    HandLabel(String),
+    #[error("the side to move must be `w` or `b`, not `{0}`")]
+    Side(String),
+    #[error("castling `{0}`: {1}")]
+    Castling(String, String),
+    #[error("en passant `{0}`: {1}")]
+    EnPassant(String, String),
+    #[error("the {field} must be a whole number, not `{text}`")]
+    Number { field: &'static str, text: String },
+    #[error("this preset has no state, but the FEN gives `{{{0}}}`")]
+    State(String),
+    #[error("unexpected `{0}` after the move number")]
+    Trailing(String),
+}
+
+/// The board part of a FEN (holes, pieces), as mailbox cells without virgin flags.
+pub fn parse_board_only(preset: &Preset, fen: &str) -> Result<Vec<u8>, FenError> {
+    let field = fen.split_whitespace().next().ok_or(FenError::Empty)?;
+    let (board, _) = split_hand(field)?;
+    let pos = parse_board(preset, board)?;
+    Ok(pos.cells)
+}
+
+fn split_hand(field: &str) -> Result<(&str, Option<&str>), FenError> {
+    match field.find('[') {
+        None => Ok((field, None)),
+        Some(i) => {
+            let rest = &field[i + 1..];
+            let hand = rest.strip_suffix(']').ok_or_else(|| FenError::UnclosedHand(rest.to_string()))?;
+            Ok((&field[..i], Some(hand)))
+        }
+    }
+}
+
+fn parse_board(preset: &Preset, board: &str) -> Result<Position, FenError> {
+    let geo = &preset.geo;
+    let z = &preset.zobrist;
+    let mut pos = Position::empty(preset);
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() != geo.ranks {
+        return Err(FenError::RankCount { found: ranks.len(), expected: geo.ranks });
+    }
+    for (i, text) in ranks.iter().enumerate() {
+        let rank = geo.ranks - 1 - i;
+        let shown = rank + 1;
+        let mut file = 0usize;
+        let mut chars = text.char_indices().peekable();
+        let put = |file: &mut usize, value: Option<u8>, pos: &mut Position| {
+            if let (true, Some(v)) = (*file < geo.files, value) {
+                pos.place(z, geo.square(*file, rank), v);
+            }
+            *file += 1;
+        };
+        while let Some((at, ch)) = chars.next() {
+            match ch {
+                '0'..='9' => {
+                    let mut end = at + 1;
+                    while let Some(&(j, d)) = chars.peek() {
+                        if !d.is_ascii_digit() {
+                            break;
+                        }
+                        end = j + 1;
+                        chars.next();
+                    }
+                    let n: usize = text[at..end].parse().map_err(|_| FenError::BadChar { rank: shown, ch })?;
+                    if n == 0 || file + n > geo.files {
+                        return Err(FenError::RankWidth { rank: shown, found: file + n, expected: geo.files });
+                    }
+                    file += n;
+                }
+                '*' => put(&mut file, Some(cell::HOLE), &mut pos),
+                '(' => {
+                    let close = text[at..].find(')').ok_or(FenError::Unclosed { rank: shown })?;
+                    let label = &text[at + 1..at + close];
+                    let code = piece_code(preset, label)
+                        .ok_or_else(|| FenError::UnknownLabel { rank: shown, label: label.into() })?;
+                    put(&mut file, Some(code), &mut pos);
+                    while chars.peek().is_some_and(|&(j, _)| j <= at + close) {
+                        chars.next();
+                    }
+                }
+                c if c.is_ascii_alphabetic() => {
+                    let label = c.to_string();
+                    let code = piece_code(preset, &label).ok_or(FenError::UnknownLabel { rank: shown, label })?;
+                    put(&mut file, Some(code), &mut pos);
+                }
+                _ => return Err(FenError::BadChar { rank: shown, ch }),
+            }
+        }
+        if file != geo.files {
+            return Err(FenError::RankWidth { rank: shown, found: file, expected: geo.files });
+        }
+    }
+    Ok(pos)
+}
+
+fn piece_code(preset: &Preset, label: &str) -> Option<u8> {
+    preset.kind_by_label(label).map(|(k, s)| cell::piece(k, s))
+}
+
+/// Parse a whole extended FEN into a position of this preset.
+pub fn parse(preset: &Preset, fen: &str) -> Result<Position, FenError> {
+    if fen.len() > MAX_FEN_BYTES {
+        return Err(FenError::TooLong(fen.len()));
+    }
+    let (fen, state) = match fen.find('{') {
+        Some(i) => (&fen[..i], Some(fen[i..].trim())),
+        None => (fen, None),
+    };
+    if let Some(st) = state {
+        let inner = st.trim_start_matches('{').trim_end_matches('}').trim();
+        if !inner.is_empty() {
+            return Err(FenError::State(inner.to_string()));
+        }
+    }
+    let mut fields = fen.split_whitespace();
+    let (board, hand) = split_hand(fields.next().ok_or(FenError::Empty)?)?;
+    let mut pos = parse_board(preset, board)?;
+    if let Some(hand) = hand {
+        parse_hand(preset, hand, &mut pos)?;
+    }
+    pos.side = match fields.next() {
+        None | Some("w") => Side::White,
+        Some("b") => Side::Black,
+        Some(other) => return Err(FenError::Side(other.to_string())),
+    };
+    mark_virgins(preset, &mut pos);
+    castling(preset, fields.next().unwrap_or("-"), &mut pos)?;
+    en_passant(preset, fields.next().unwrap_or("-"), &mut pos)?;
+    pos.halfmove = number(fields.next(), "half-move clock", 0)?;
+    pos.fullmove = number(fields.next(), "move number", 1)?.max(1);
+    if let Some(extra) = fields.next() {
+        return Err(FenError::Trailing(extra.to_string()));
+    }
+    pos.rehash(preset);
+    Ok(pos)
+}
+
+fn parse_hand(preset: &Preset, hand: &str, pos: &mut Position) -> Result<(), FenError> {
+    let mut chars = hand.char_indices();
+    while let Some((at, ch)) = chars.next() {
+        let label = if ch == '(' {
+            let close = hand[at..].find(')').ok_or_else(|| FenError::UnclosedHand(hand.to_string()))?;
+            for _ in 0..close {
+                chars.next();
+            }
+            hand[at + 1..at + close].to_string()
+        } else {
+            ch.to_string()
+        };
+        let (kind, side) = preset.kind_by_label(&label).ok_or(FenError::HandLabel(label))?;
+        pos.hands[side].push(kind as u8);
+    }
+    Ok(())
+}
+
+fn number(field: Option<&str>, name: &'static str, default: u32) -> Result<u32, FenError> {
+    match field {
+        None | Some("-") => Ok(default),
+        Some(t) => t.parse().map_err(|_| FenError::Number { field: name, text: t.to_string() }),
+    }
+}
+
+/// Pieces standing where the setup puts the same piece have not moved; castling pieces are decided by the flags.
+fn mark_virgins(preset: &Preset, pos: &mut Position) {
+    for &sq in &preset.geo.squares {
+        let c = pos.cells[sq as usize];
+        let castles = preset.castles.iter().any(|k| k.king == c || k.rook == c);
+        if cell::is_piece(c) && !castles && preset.setup_cells.get(sq as usize) == Some(&c) {
+            pos.cells[sq as usize] = c | cell::VIRGIN;
+        }
+    }
+}
+
+fn castling(preset: &Preset, field: &str, pos: &mut Position) -> Result<(), FenError> {
+    if field == "-" {
+        return Ok(());
+    }
+    for flag in field.chars() {
+        let rule =
+            preset.castles.iter().find(|c| c.flag == flag).ok_or_else(|| {
+                FenError::Castling(field.into(), format!("this preset has no castling flag `{flag}`"))
+            })?;
+        for (sq, code) in [(rule.king_from, rule.king), (rule.rook_from, rule.rook)] {
+            let c = pos.cells[sq as usize] & !cell::VIRGIN;
+            if c != code {
+                let why = format!("`{flag}` needs {} on {}", preset.label_of(code), preset.geo.name(sq));
+                return Err(FenError::Castling(field.into(), why));
+            }
+            pos.cells[sq as usize] = code | cell::VIRGIN;
+        }
+    }
+    Ok(())
+}
+
+fn en_passant(preset: &Preset, field: &str, pos: &mut Position) -> Result<(), FenError> {
+    if field == "-" {
+        return Ok(());
+    }
+    let geo = &preset.geo;
+    let sq = geo
+        .parse_square(field)
+        .ok_or_else(|| FenError::EnPassant(field.into(), "not a square of this board".into()))?;
+    let mover = pos.side.other();
+    let fwd = super::movement::orient((0, 1), preset.forward[mover]);
+    let step = geo.delta(fwd.0, fwd.1);
+    let victim =
+        [1, 2].iter().map(|&k| (sq as i32 + k * step) as Sq).find(|&v| cell::is_side(pos.cells[v as usize], mover));
+    let victim =
+        victim.ok_or_else(|| FenError::EnPassant(field.into(), format!("no {} piece has just passed it", mover)))?;
+    let mut ep = EpState { squares: [sq, 0], victim, hashed: false };
+    if pos.cells[sq as usize] != cell::EMPTY {
+        return Err(FenError::EnPassant(field.into(), "the square is not empty".into()));
+    }
+    let between = (sq as i32 + step) as Sq;
+    if between != victim && pos.cells[between as usize] == cell::EMPTY {
+        ep.squares[1] = between;
+    }
+    pos.ep = ep;
+    let mut tmp = pos.clone();
+    tmp.ep.hashed = true;
+    pos.ep.hashed = has_ep_capture(preset, &mut tmp, false);
+    Ok(())
+}
+
+/// Whether the side to move can capture en passant (legally, when `legal`).
+fn has_ep_capture(preset: &Preset, pos: &mut Position, legal: bool) -> bool {
+    let mut moves = Vec::new();
+    if legal {
+        pos.legal_moves(preset, &mut moves);
+    } else {
+        pos.pseudo_moves(preset, &mut moves);
+    }
+    moves.iter().any(|m: &Move| m.flags & mflag::EP != 0)
+}
+
+/// The extended FEN of a position. The e.p. square is written only when a legal e.p. capture exists.
+pub fn write(preset: &Preset, pos: &Position) -> String {
+    let geo = &preset.geo;
+    let mut out = String::new();
+    for rank in (0..geo.ranks).rev() {
+        let mut run = 0;
+        for file in 0..geo.files {
+            let c = pos.cells[geo.square(file, rank) as usize];
+            if c == cell::EMPTY {
+                run += 1;
+                continue;
+            }
+            if run > 0 {
+                out.push_str(&run.to_string());
+                run = 0;
+            }
+            if c == cell::HOLE {
+                out.push('*');
+            } else {
+                out.push_str(&preset.kinds[cell::kind(c)].fen_label(cell::side(c)));
+            }
+        }
+        if run > 0 {
+            out.push_str(&run.to_string());
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    if !pos.hands[Side::White].is_empty() || !pos.hands[Side::Black].is_empty() {
+        out.push('[');
+        for side in Side::BOTH {
+            for &k in &pos.hands[side] {
+                out.push_str(&preset.kinds[k as usize].fen_label(side));
+            }
+        }
+        out.push(']');
+    }
+    let castling: String = preset
+        .castles
+        .iter()
+        .filter(|c| {
+            pos.cells[c.king_from as usize] == c.king | cell::VIRGIN
+                && pos.cells[c.rook_from as usize] == c.rook | cell::VIRGIN
+        })
+        .map(|c| c.flag)
+        .collect();
+    let mut tmp = pos.clone();
+    let ep = if pos.ep.squares[0] != 0 && has_ep_capture(preset, &mut tmp, true) {
+        geo.name(pos.ep.squares[0])
+    } else {
+        "-".into()
+    };
+    format!(
+        "{out} {} {} {ep} {} {}",
+        pos.side.fen_char(),
+        if castling.is_empty() { "-".to_string() } else { castling },
+        pos.halfmove,
+        pos.fullmove
+    )
+}

@@ -1,0 +1,172 @@
+//! Move generation from the compiled tables: pseudo-legal moves, attacks, and the royal-safety filter.
+
+use super::board::{Sq, cell};
+use super::movement::{Step, flag};
+use super::position::{Move, Position, mflag};
+use super::side::Side;
+use crate::preset::Preset;
+
+impl Position {
+    /// Every move the side to move's pieces can make, ignoring royal safety.
+    pub fn pseudo_moves(&self, preset: &Preset, out: &mut Vec<Move>) {
+        let us = self.side;
+        for &sq in &preset.geo.squares {
+            let c = self.cells[sq as usize];
+            if !cell::is_side(c, us) {
+                continue;
+            }
+            let kind = cell::kind(c);
+            for s in &preset.movement.steps[us][kind] {
+                if s.flags & flag::INITIAL != 0 && c & cell::VIRGIN == 0 {
+                    continue;
+                }
+                self.step_moves(preset, sq, kind, s, out);
+            }
+        }
+        self.castling_moves(preset, out);
+    }
+
+    #[inline]
+    fn step_moves(&self, preset: &Preset, from: Sq, kind: usize, s: &Step, out: &mut Vec<Move>) {
+        let us = self.side;
+        if s.path_len > 0
+            && !(0..s.path_len as usize).all(|i| self.cells[(from as i32 + s.path[i] as i32) as usize] == cell::EMPTY)
+        {
+            return;
+        }
+        let mut to = from as i32;
+        for _ in 0..s.range {
+            to += s.delta as i32;
+            let c = self.cells[to as usize];
+            if c == cell::EMPTY {
+                if s.flags & flag::MOVE != 0 {
+                    let f = if s.flags & flag::CREATES_EP != 0 { mflag::DOUBLE } else { 0 };
+                    push(preset, us, kind, Move { from, to: to as Sq, promo: 0, flags: f, extra: 0 }, out);
+                }
+                if s.flags & flag::EP != 0
+                    && self.ep.contains(to as Sq)
+                    && cell::is_side(self.cells[self.ep.victim as usize], us.other())
+                {
+                    push(preset, us, kind, Move { from, to: to as Sq, promo: 0, flags: mflag::EP, extra: 0 }, out);
+                }
+                continue;
+            }
+            if s.flags & flag::CAPTURE != 0 && cell::is_side(c, us.other()) {
+                push(preset, us, kind, Move { from, to: to as Sq, promo: 0, flags: mflag::CAPTURE, extra: 0 }, out);
+            }
+            break;
+        }
+    }
+
+    fn castling_moves(&self, preset: &Preset, out: &mut Vec<Move>) {
+        for (i, c) in preset.castles.iter().enumerate() {
+            if c.side != self.side
+                || self.cells[c.king_from as usize] != c.king | cell::VIRGIN
+                || self.cells[c.rook_from as usize] != c.rook | cell::VIRGIN
+                || !c.empty.iter().all(|&s| self.cells[s as usize] == cell::EMPTY)
+                || c.safe.iter().any(|&s| self.attacked(preset, s, self.side.other()))
+            {
+                continue;
+            }
+            out.push(Move { from: c.king_from, to: c.king_to, promo: 0, flags: mflag::CASTLE, extra: i as u8 });
+        }
+    }
+
+    /// Whether any piece of `by` could capture on `sq`.
+    pub fn attacked(&self, preset: &Preset, sq: Sq, by: Side) -> bool {
+        let t = &preset.movement.attacks[by];
+        let cells = &self.cells;
+        let sq = sq as i32;
+        for &(d, mask) in &t.leaps {
+            let c = cells[(sq - d as i32) as usize];
+            if (mask >> cell::code(c)) & 1 != 0 {
+                return true;
+            }
+        }
+        for r in &t.rides {
+            let mut s = sq;
+            let mut dist = 0u8;
+            loop {
+                s -= r.delta as i32;
+                dist += 1;
+                let c = cells[s as usize];
+                if c == cell::EMPTY {
+                    continue;
+                }
+                let code = cell::code(c);
+                if (r.unlimited >> code) & 1 != 0 || r.limited.iter().any(|&(k, range)| k == code && dist <= range) {
+                    return true;
+                }
+                break;
+            }
+        }
+        t.special.iter().any(|&(code, s)| self.special_attack(preset, sq as Sq, code, &s))
+    }
+
+    /// The slow path: lame or initial-only captures, checked from every piece of that code.
+    fn special_attack(&self, preset: &Preset, target: Sq, code: u8, s: &Step) -> bool {
+        preset.geo.squares.iter().any(|&from| {
+            let c = self.cells[from as usize];
+            if cell::code(c) != code || (s.flags & flag::INITIAL != 0 && c & cell::VIRGIN == 0) {
+                return false;
+            }
+            if !(0..s.path_len as usize).all(|i| self.cells[(from as i32 + s.path[i] as i32) as usize] == cell::EMPTY) {
+                return false;
+            }
+            let mut to = from as i32;
+            for _ in 0..s.range {
+                to += s.delta as i32;
+                if to == target as i32 {
+                    return true;
+                }
+                if self.cells[to as usize] != cell::EMPTY {
+                    return false;
+                }
+            }
+            false
+        })
+    }
+
+    /// Whether any royal piece of `side` is attacked.
+    pub fn in_check(&self, preset: &Preset, side: Side) -> bool {
+        match self.royal_square(side) {
+            Some(sq) => self.attacked(preset, sq, side.other()),
+            None if self.royal_count(side) == 0 => false,
+            None => self.royal_squares(preset, side).into_iter().any(|sq| self.attacked(preset, sq, side.other())),
+        }
+    }
+
+    /// Legal moves: pseudo-legal moves that leave no royal piece of the mover attacked.
+    pub fn legal_moves(&mut self, preset: &Preset, out: &mut Vec<Move>) {
+        out.clear();
+        self.pseudo_moves(preset, out);
+        let us = self.side;
+        let mut i = 0;
+        while i < out.len() {
+            self.make(preset, out[i]);
+            let ok = !self.in_check(preset, us);
+            self.unmake();
+            if ok {
+                i += 1;
+            } else {
+                out.swap_remove(i);
+            }
+        }
+    }
+}
+
+/// Push a move, or one move per promotion choice when it ends in the piece's promotion zone.
+#[inline]
+fn push(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
+    match &preset.promotions[kind] {
+        Some(p) if p.zone[us][m.to as usize] => {
+            if p.optional {
+                out.push(m);
+            }
+            for &k in &p.choices {
+                out.push(Move { promo: cell::piece(k, us), ..m });
+            }
+        }
+        _ => out.push(m),
+    }
+}

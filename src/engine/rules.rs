@@ -1,0 +1,142 @@
+//! Game results: checkmate, stalemate, repetition, move limits and insufficient material, as the preset maps them.
+
+use super::board::cell;
+use super::position::Position;
+use super::side::Side;
+use crate::preset::{EndRule, MaterialPattern, Preset};
+use crate::syntax::ast::Outcome;
+use std::fmt;
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameOver {
+    /// `None` for a draw.
+    pub winner: Option<Side>,
+    pub reason: String,
+}
+
+impl fmt::Display for GameOver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(s) => write!(f, "{s} wins ({})", self.reason),
+            None => write!(f, "draw ({})", self.reason),
+        }
+    }
+}
+
+fn outcome(o: Outcome, mover: Side, reason: &str) -> GameOver {
+    let winner = match o {
+        Outcome::Wins => Some(mover),
+        Outcome::Loses => Some(mover.other()),
+        Outcome::Draws => None,
+    };
+    GameOver { winner, reason: reason.to_string() }
+}
+
+impl Position {
+    /// The result when the side to move has no legal turn.
+    pub fn no_moves_result(&self, preset: &Preset) -> GameOver {
+        let checked = self.in_check(preset, self.side);
+        for r in &preset.ends {
+            match r {
+                EndRule::Checkmate(o) if checked => return outcome(*o, self.side, "checkmate"),
+                EndRule::Stalemate(o) if !checked => return outcome(*o, self.side, "stalemate"),
+                _ => {}
+            }
+        }
+        // A side that cannot move and has no rule for it loses, so that a game always ends.
+        let reason = if checked { "checkmate" } else { "no legal move" };
+        GameOver { winner: Some(self.side.other()), reason: reason.into() }
+    }
+
+    /// Results that do not depend on the legal moves: repetition, move limit, insufficient material.
+    pub fn static_result(&self, preset: &Preset) -> Option<GameOver> {
+        for r in &preset.ends {
+            match r {
+                EndRule::MoveLimit(n, o) if self.halfmove >= 2 * n => {
+                    return Some(outcome(*o, self.side, &format!("{n}-move rule")));
+                }
+                EndRule::Repetition(n, o) if self.repetitions() >= *n => {
+                    return Some(outcome(*o, self.side, &format!("{} repetition", times(*n))));
+                }
+                EndRule::Insufficient(pats, o) if self.insufficient(preset, pats) => {
+                    return Some(outcome(*o, self.side, "insufficient material"));
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// How many times the current position has occurred (this one included).
+    pub fn repetitions(&self) -> u32 {
+        let back = (self.halfmove as usize).min(self.history.len());
+        let n = self.history.len();
+        1 + (2..=back).step_by(2).filter(|&k| self.history[n - k] == self.hash).count() as u32
+    }
+
+    fn insufficient(&self, preset: &Preset, pats: &[MaterialPattern]) -> bool {
+        let mut per_kind = [0u16; cell::MAX_KINDS];
+        let mut total = 0u32;
+        for (k, kind) in preset.kinds.iter().enumerate() {
+            if kind.royal {
+                continue;
+            }
+            let n =
+                self.counts[cell::piece(k, Side::White) as usize] + self.counts[cell::piece(k, Side::Black) as usize];
+            per_kind[k] = n;
+            total += n as u32;
+        }
+        if total > 8 || !self.hands[Side::White].is_empty() || !self.hands[Side::Black].is_empty() {
+            return false;
+        }
+        pats.iter().any(|p| self.material_fits(preset, p, &per_kind))
+    }
+
+    fn material_fits(&self, preset: &Preset, p: &MaterialPattern, per_kind: &[u16]) -> bool {
+        let counts_ok = preset.kinds.iter().enumerate().filter(|(_, k)| !k.royal).all(|(k, _)| {
+            match p.items.iter().find(|i| i.0 == k) {
+                Some(&(_, many)) => {
+                    if many {
+                        per_kind[k] >= 1
+                    } else {
+                        per_kind[k] == 1
+                    }
+                }
+                None => per_kind[k] == 0,
+            }
+        });
+        if !counts_ok || !p.same_colour {
+            return counts_ok;
+        }
+        let mut shades = preset
+            .geo
+            .squares
+            .iter()
+            .filter(|&&s| {
+                let c = self.cells[s as usize];
+                cell::is_piece(c) && p.items.iter().any(|i| i.0 == cell::kind(c))
+            })
+            .map(|&s| preset.geo.is_light(s));
+        let first = shades.next();
+        shades.all(|s| Some(s) == first)
+    }
+
+    /// The result of the game in this position, given whether the side to move has a legal turn.
+    pub fn result(&self, preset: &Preset, has_moves: bool) -> Option<GameOver> {
+        if !has_moves {
+            return Some(self.no_moves_result(preset));
+        }
+        self.static_result(preset)
+    }
+}
+
+fn times(n: u32) -> String {
+    match n {
+        2 => "twofold".into(),
+        3 => "threefold".into(),
+        4 => "fourfold".into(),
+        5 => "fivefold".into(),
+        n => format!("{n}-fold"),
+    }
+}

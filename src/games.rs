@@ -1,0 +1,229 @@
+//! Sample games (CONTRACTS.md section 4): YAML files that play turns and check positions; shared by `herald test` and `cargo test`.
+
+use crate::check;
+use crate::game::Game;
+use crate::preset::Preset;
+use indexmap::IndexMap;
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameFile {
+    pub name: Option<String>,
+    pub preset: String,
+    pub fen: Option<String>,
+    pub seed: Option<u64>,
+    #[serde(default)]
+    pub steps: Vec<Step>,
+    pub expect: Option<Checks>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Step {
+    Play(String),
+    Reject(String),
+    Check(Box<Checks>),
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Checks {
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    pub fen: Option<String>,
+    pub side: Option<String>,
+    pub legal_count: Option<usize>,
+    pub legal_includes: Option<Vec<String>>,
+    pub legal_excludes: Option<Vec<String>>,
+    pub piece_at: Option<IndexMap<String, String>>,
+}
+
+/// One failed game: the file, where in it, and why.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub file: PathBuf,
+    pub at: String,
+    pub why: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}: {}", self.file.display(), self.at, self.why)
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub passed: usize,
+    pub failures: Vec<Failure>,
+}
+
+/// Every `*.yaml` file at or below the given paths, sorted.
+pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out).map_err(|e| format!("{}: {e}", p.display()))?;
+        } else if p.exists() {
+            out.push(p.clone());
+        } else {
+            return Err(format!("{}: no such file or folder", p.display()));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Runs sample games, loading each preset once.
+#[derive(Default)]
+pub struct Runner {
+    presets: HashMap<String, Arc<Preset>>,
+}
+
+impl Runner {
+    pub fn run_all(&mut self, files: &[PathBuf]) -> Summary {
+        let mut s = Summary::default();
+        for f in files {
+            match self.run_file(f) {
+                Ok(()) => s.passed += 1,
+                Err(fail) => s.failures.push(fail),
+            }
+        }
+        s
+    }
+
+    pub fn run_file(&mut self, file: &Path) -> Result<(), Failure> {
+        let fail = |at: &str, why: String| Failure { file: file.to_path_buf(), at: at.to_string(), why };
+        let text = std::fs::read_to_string(file).map_err(|e| fail("reading", e.to_string()))?;
+        let g: GameFile = serde_yaml::from_str(&text).map_err(|e| fail("yaml", e.to_string()))?;
+        let preset = self.preset(&g.preset, file).map_err(|e| fail("preset", e))?;
+        let mut game = Game::new(preset, g.fen.as_deref(), g.seed).map_err(|e| fail("fen", format!("bad FEN: {e}")))?;
+        for (i, step) in g.steps.iter().enumerate() {
+            let at = |what: &str| format!("step {} ({what})", i + 1);
+            match step {
+                Step::Play(t) => {
+                    game.play(t).map_err(|e| fail(&at(&format!("play {t:?}")), e.to_string()))?;
+                }
+                Step::Reject(t) => {
+                    let before = game.fen();
+                    if let Ok(played) = game.play(t) {
+                        return Err(fail(
+                            &at(&format!("reject {t:?}")),
+                            format!("the turn was accepted as `{played}`"),
+                        ));
+                    }
+                    if game.fen() != before {
+                        return Err(fail(&at(&format!("reject {t:?}")), "the position changed".into()));
+                    }
+                }
+                Step::Check(c) => verify(&mut game, c).map_err(|e| fail(&at("check"), e))?,
+            }
+        }
+        if let Some(c) = &g.expect {
+            verify(&mut game, c).map_err(|e| fail("expect", e))?;
+        }
+        Ok(())
+    }
+
+    fn preset(&mut self, spec: &str, file: &Path) -> Result<Arc<Preset>, String> {
+        let resolved = if crate::presets::shipped(spec).is_some() {
+            spec.to_string()
+        } else {
+            file.parent().unwrap_or(Path::new(".")).join(spec).display().to_string()
+        };
+        if let Some(p) = self.presets.get(&resolved) {
+            return Ok(p.clone());
+        }
+        let p = Arc::new(check::load(&resolved).map_err(|e| e.render())?);
+        self.presets.insert(resolved, p.clone());
+        Ok(p)
+    }
+}
+
+fn normalise(turn: &str) -> String {
+    turn.split(';').map(|p| p.split_whitespace().collect::<Vec<_>>().join(" ")).collect::<Vec<_>>().join("; ")
+}
+
+/// Check a position against expectations; the first mismatch is the error.
+pub fn verify(game: &mut Game, c: &Checks) -> Result<(), String> {
+    if let Some(want) = &c.result {
+        let got = match game.result() {
+            None => "ongoing",
+            Some(r) => match r.winner {
+                Some(crate::engine::Side::White) => "white",
+                Some(crate::engine::Side::Black) => "black",
+                None => "draw",
+            },
+        };
+        if got != want {
+            return Err(format!("result is {} ({}), expected {want}", got, game.result_text()));
+        }
+    }
+    if let Some(want) = &c.reason {
+        let got = game.result().map(|r| r.reason).unwrap_or_default();
+        if !got.contains(want.as_str()) {
+            return Err(format!("reason is `{got}`, expected it to contain `{want}`"));
+        }
+    }
+    if let Some(want) = &c.fen {
+        let got = game.fen();
+        if got.trim() != want.trim() {
+            return Err(format!("fen is `{got}`, expected `{want}`"));
+        }
+    }
+    if let Some(want) = &c.side {
+        let got = game.pos.side.fen_char().to_string();
+        if &got != want {
+            return Err(format!("side to move is {got}, expected {want}"));
+        }
+    }
+    let legal = game.legal_texts();
+    if let Some(n) = c.legal_count.filter(|&n| n != legal.len()) {
+        return Err(format!("{} legal turns, expected {n}: {}", legal.len(), legal.join(", ")));
+    }
+    for t in c.legal_includes.iter().flatten() {
+        if !legal.contains(&normalise(t)) {
+            return Err(format!("`{t}` is not among the legal turns: {}", legal.join(", ")));
+        }
+    }
+    for t in c.legal_excludes.iter().flatten() {
+        if legal.contains(&normalise(t)) {
+            return Err(format!("`{t}` is legal, expected it not to be"));
+        }
+    }
+    for (sq, want) in c.piece_at.iter().flatten() {
+        let got = piece_at(game, sq)?;
+        if &got != want {
+            return Err(format!("{sq} holds `{got}`, expected `{want}`"));
+        }
+    }
+    Ok(())
+}
+
+/// `.` for empty, `*` for a missing square, else the label.
+pub fn piece_at(game: &Game, sq: &str) -> Result<String, String> {
+    use crate::engine::board::cell;
+    let s = game.preset.geo.parse_square(sq).ok_or_else(|| format!("{sq} is not a square of this board"))?;
+    let c = game.pos.cells[s as usize];
+    Ok(match c {
+        cell::EMPTY => ".".into(),
+        cell::HOLE => "*".into(),
+        _ => game.preset.label_of(c).to_string(),
+    })
+}

@@ -1,0 +1,167 @@
+//! The `herald` command line (CONTRACTS.md section 1): argument parsing and exit codes only.
+
+use clap::{Parser, Subcommand};
+use herald::game::Game;
+use herald::{check, games, repl};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "herald", version, about = "An interpreter for chess-variant presets")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+}
+
+#[derive(clap::Args, Clone)]
+struct Position {
+    /// A preset: a shipped name (chess, ...) or a path to a .preset file.
+    preset: String,
+    /// Start from this extended FEN instead of the preset's setup.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Seed for presets with random setups.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Turns to play first, separated by `|`.
+    #[arg(long)]
+    play: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// The REPL on a preset.
+    Play {
+        preset: String,
+        #[arg(long)]
+        fen: Option<String>,
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Parse and validate presets.
+    Check {
+        #[arg(required = true)]
+        presets: Vec<String>,
+    },
+    /// List every legal turn in the position reached.
+    Moves(Position),
+    /// Show the position reached.
+    Show(Position),
+    /// Count the leaf turns of the legal-turn tree.
+    Perft {
+        preset: String,
+        depth: usize,
+        #[arg(long)]
+        fen: Option<String>,
+        #[arg(long)]
+        seed: Option<u64>,
+        #[arg(long)]
+        play: Option<String>,
+        /// One line per legal turn with its count first.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Run sample games (default: tests/games).
+    Test { paths: Vec<PathBuf> },
+}
+
+/// A failure to report on stderr with exit status 2.
+struct Fail(String);
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => play("chess", None, None),
+        Some(Cmd::Play { preset, fen, seed }) => play(&preset, fen, seed),
+        Some(Cmd::Check { presets }) => return check_presets(&presets),
+        Some(Cmd::Moves(p)) => moves(&p),
+        Some(Cmd::Show(p)) => show(&p),
+        Some(Cmd::Perft { preset, depth, fen, seed, play, divide }) => {
+            perft(&Position { preset, fen, seed, play }, depth, divide)
+        }
+        Some(Cmd::Test { paths }) => return test(paths),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Fail(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn load_game(preset: &str, fen: Option<&str>, seed: Option<u64>) -> Result<Game, Fail> {
+    let p = repl::load(preset).map_err(|e| Fail(first_lines(&e)))?;
+    Game::new(p, fen, seed).map_err(|e| Fail(format!("bad FEN: {e}")))
+}
+
+/// Each diagnostic's headline, without the quoted source (stderr gets one line per problem).
+fn first_lines(e: &check::LoadError) -> String {
+    e.render().lines().filter(|l| l.contains(": error: ")).collect::<Vec<_>>().join("\n")
+}
+
+fn reach(p: &Position) -> Result<Game, Fail> {
+    let mut game = load_game(&p.preset, p.fen.as_deref(), p.seed)?;
+    for turn in p.play.iter().flat_map(|s| s.split('|')).map(str::trim).filter(|t| !t.is_empty()) {
+        game.play(turn).map_err(|e| Fail(format!("turn `{turn}`: {e}")))?;
+    }
+    Ok(game)
+}
+
+fn play(preset: &str, fen: Option<String>, seed: Option<u64>) -> Result<(), Fail> {
+    let game = load_game(preset, fen.as_deref(), seed)?;
+    repl::run(game).map_err(|e| Fail(e.to_string()))
+}
+
+fn check_presets(presets: &[String]) -> ExitCode {
+    let mut ok = true;
+    for p in presets {
+        match check::load(p) {
+            Ok(preset) => println!("{}: ok ({})", p, preset.name),
+            Err(e) => {
+                ok = false;
+                println!("{}", e.render());
+            }
+        }
+    }
+    if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}
+
+fn moves(p: &Position) -> Result<(), Fail> {
+    let mut game = reach(p)?;
+    let list = game.legal_texts();
+    for m in &list {
+        println!("{m}");
+    }
+    println!("{} legal", list.len());
+    Ok(())
+}
+
+fn show(p: &Position) -> Result<(), Fail> {
+    let mut game = reach(p)?;
+    println!("{}", repl::status(&mut game));
+    Ok(())
+}
+
+fn perft(p: &Position, depth: usize, divide: bool) -> Result<(), Fail> {
+    let mut game = reach(p)?;
+    println!("{}", repl::perft_report(&mut game, depth, divide));
+    Ok(())
+}
+
+fn test(paths: Vec<PathBuf>) -> ExitCode {
+    let paths = if paths.is_empty() { vec![PathBuf::from("tests/games")] } else { paths };
+    let files = match games::collect(&paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let summary = games::Runner::default().run_all(&files);
+    for f in &summary.failures {
+        println!("{f}");
+    }
+    println!("{} passed, {} failed", summary.passed, summary.failures.len());
+    if summary.failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}

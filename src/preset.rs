@@ -1,0 +1,115 @@
+//! A loaded preset: names resolved to indices, movement compiled; what the engine runs on.
+
+use crate::diag::Sources;
+use crate::engine::board::{Geometry, Sq, cell};
+use crate::engine::movement::Movement;
+use crate::engine::side::{BySide, Side};
+use crate::engine::zobrist::Zobrist;
+use crate::syntax::ast::{Direction, Outcome};
+
+/// One kind of piece.
+#[derive(Clone, Debug)]
+pub struct Kind {
+    pub name: String,
+    /// Labels per side as written in FEN and notation (`N` / `n`, `Ab` / `ab`).
+    pub labels: BySide<String>,
+    pub value: i32,
+    pub royal: bool,
+    pub betza: String,
+    /// Whether having moved changes what the piece may do (initial moves, castling), so it is hashed.
+    pub cares_virgin: bool,
+}
+
+impl Kind {
+    /// The label as written in a FEN board: one letter bare, longer ones in parentheses.
+    pub fn fen_label(&self, side: Side) -> String {
+        let l = &self.labels[side];
+        if l.len() == 1 { l.clone() } else { format!("({l})") }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Promotion {
+    /// zone[side][cell]: arriving there promotes.
+    pub zone: BySide<Vec<bool>>,
+    pub choices: Vec<usize>,
+    pub optional: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Castle {
+    pub side: Side,
+    pub king: u8,
+    pub rook: u8,
+    pub king_from: Sq,
+    pub king_to: Sq,
+    pub rook_from: Sq,
+    pub rook_to: Sq,
+    /// Squares that must be empty (apart from the king and rook themselves).
+    pub empty: Vec<Sq>,
+    /// Squares the king stands on, passes or reaches: none may be attacked.
+    pub safe: Vec<Sq>,
+    pub flag: char,
+}
+
+/// One material pattern for insufficient material: kinds (with "one or more") and a colour rule.
+#[derive(Clone, Debug)]
+pub struct MaterialPattern {
+    pub items: Vec<(usize, bool)>,
+    pub same_colour: bool,
+}
+
+#[derive(Clone, Debug)]
+pub enum EndRule {
+    Checkmate(Outcome),
+    Stalemate(Outcome),
+    Repetition(u32, Outcome),
+    /// Full moves without capture or pawn-like irreversible move (as the 50-move rule).
+    MoveLimit(u32, Outcome),
+    Insufficient(Vec<MaterialPattern>, Outcome),
+}
+
+#[derive(Clone, Debug)]
+pub struct Preset {
+    pub name: String,
+    pub inventor: String,
+    pub description: String,
+    /// The path (or shipped name) it was loaded from.
+    pub origin: String,
+    pub sources: Sources,
+    pub geo: Geometry,
+    pub forward: BySide<Direction>,
+    pub kinds: Vec<Kind>,
+    pub setup: String,
+    /// Per kind.
+    pub promotions: Vec<Option<Promotion>>,
+    pub castles: Vec<Castle>,
+    pub ends: Vec<EndRule>,
+    pub movement: Movement,
+    pub zobrist: Zobrist,
+    /// Kinds whose moves reset the move-limit counter (those that cannot move backwards).
+    pub irreversible: Vec<bool>,
+    /// The setup's board, to tell which pieces of a FEN have not moved yet.
+    pub setup_cells: Vec<u8>,
+}
+
+impl Preset {
+    pub fn kind_by_label(&self, label: &str) -> Option<(usize, Side)> {
+        self.kinds
+            .iter()
+            .enumerate()
+            .find_map(|(i, k)| Side::BOTH.into_iter().find(|&s| k.labels[s] == label).map(|s| (i, s)))
+    }
+
+    pub fn kind_by_name(&self, name: &str) -> Option<usize> {
+        self.kinds.iter().position(|k| k.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn label_of(&self, c: u8) -> &str {
+        &self.kinds[cell::kind(c)].labels[cell::side(c)]
+    }
+
+    pub fn is_royal(&self, c: u8) -> bool {
+        cell::is_piece(c) && self.kinds[cell::kind(c)].royal
+    }
+}

@@ -1,0 +1,154 @@
+//! The preset AST: plain data read once from pest pairs; nothing after parsing sees a `Pair`.
+
+use super::span::{Span, Spanned};
+
+pub type Name = Spanned<String>;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PresetAst {
+    pub decls: Vec<Decl>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shade {
+    Light,
+    Dark,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decl {
+    Extends(Name),
+    Name(Name),
+    Inventor(Name),
+    Description(Name),
+    Board { files: Spanned<u32>, ranks: Spanned<u32> },
+    Colours { square: Name, shade: Shade },
+    Side { white: bool, dir: Direction, span: Span },
+    Piece(PieceDecl),
+    Setup(Name),
+    Region(RegionDecl),
+    Promote(PromoteDecl),
+    Castle(CastleDecl),
+    End(EndDecl),
+    Remove(RemoveDecl),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PieceDecl {
+    pub name: Name,
+    pub label: Name,
+    pub value: Option<Spanned<u32>>,
+    pub royal: bool,
+    /// The Betza string; its span covers the text inside the quotes.
+    pub moves: Option<Name>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RegionItem {
+    /// A rank counted from each side's own first rank.
+    Rank(Spanned<u32>),
+    /// Absolute squares, the same for both sides.
+    Squares(Vec<Name>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegionDecl {
+    pub name: Name,
+    pub items: Vec<RegionItem>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PromoteDecl {
+    pub piece: Name,
+    pub region: Name,
+    pub choices: Vec<Name>,
+    pub optional: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CastleDecl {
+    pub king: Name,
+    pub king_from: Name,
+    pub king_to: Name,
+    pub rook: Name,
+    pub rook_from: Name,
+    pub rook_to: Name,
+    pub flag: Name,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move wins.
+    Wins,
+    /// The side to move loses.
+    Loses,
+    Draws,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaterialItem {
+    pub label: Name,
+    /// `B+`: one or more.
+    pub many: bool,
+}
+
+/// One pattern of combined non-royal material that cannot win; empty = bare kings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaterialPattern {
+    pub items: Vec<MaterialItem>,
+    pub same_colour: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum EndCond {
+    Checkmate,
+    Stalemate,
+    Repetition(Spanned<u32>),
+    MoveLimit(Spanned<u32>),
+    Insufficient(Vec<MaterialPattern>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EndDecl {
+    pub cond: EndCond,
+    pub outcome: Outcome,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndKind {
+    Checkmate,
+    Stalemate,
+    Repetition,
+    MoveLimit,
+    Insufficient,
+}
+
+impl EndCond {
+    pub fn kind(&self) -> EndKind {
+        match self {
+            EndCond::Checkmate => EndKind::Checkmate,
+            EndCond::Stalemate => EndKind::Stalemate,
+            EndCond::Repetition(_) => EndKind::Repetition,
+            EndCond::MoveLimit(_) => EndKind::MoveLimit,
+            EndCond::Insufficient(_) => EndKind::Insufficient,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RemoveDecl {
+    Piece(Name),
+    Castling(Span),
+    Promotion(Name),
+    End(EndKind, Span),
+}

@@ -1,0 +1,7 @@
+//! Source text to AST: the pest grammar in `grammar/preset.pest`, read once into [`ast`].
+
+pub mod ast;
+pub mod parse;
+pub mod span;
+
+pub use span::{SourceId, Span, Spanned};

@@ -1,0 +1,327 @@
+//! Pest pairs to AST: one `lower_*` function per grammar rule; the only module that sees a `Pair`.
+
+use super::ast::*;
+use super::span::{SourceId, Span, Spanned};
+use crate::diag::Diagnostic;
+use pest::Parser as _;
+use pest::iterators::Pair;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/preset.pest"]
+struct PresetParser;
+
+type P<'a> = Pair<'a, Rule>;
+
+/// Parse one preset file into its AST.
+pub fn parse_preset(src: SourceId, text: &str) -> Result<PresetAst, Diagnostic> {
+    let mut pairs = PresetParser::parse(Rule::preset, text).map_err(|e| syntax_error(src, text, e))?;
+    let lower = Lower { src };
+    let root = pairs.next().ok_or_else(|| Diagnostic::new(Span::new(src, 0, 0), "empty preset"))?;
+    let decls =
+        root.into_inner().filter(|p| p.as_rule() != Rule::EOI).map(|p| lower.decl(p)).collect::<Result<_, _>>()?;
+    Ok(PresetAst { decls })
+}
+
+fn syntax_error(src: SourceId, text: &str, e: pest::error::Error<Rule>) -> Diagnostic {
+    let pos = match e.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    };
+    let end = text[pos..].find(|c: char| c.is_whitespace()).map_or(text.len(), |n| pos + n.max(1));
+    let found = text[pos..end].chars().take(20).collect::<String>();
+    let expected = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => describe(positives),
+        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    };
+    let found = if found.is_empty() { "the end of the file".to_string() } else { format!("`{found}`") };
+    Diagnostic::new(Span::new(src, pos, end), format!("expected {expected}, found {found}"))
+}
+
+/// Friendly names for the rules pest says it expected.
+fn describe(rules: &[Rule]) -> String {
+    let mut names: Vec<&str> = rules.iter().map(|r| rule_name(*r)).collect();
+    names.dedup();
+    match names.len() {
+        0 => "something else".into(),
+        1 => names[0].into(),
+        _ => {
+            let last = names.pop().unwrap_or_default();
+            format!("{} or {}", names.join(", "), last)
+        }
+    }
+}
+
+fn rule_name(r: Rule) -> &'static str {
+    match r {
+        Rule::EOI => "the end of the file",
+        Rule::preset | Rule::decl => "a declaration",
+        Rule::extends_decl
+        | Rule::name_decl
+        | Rule::inventor_decl
+        | Rule::description_decl
+        | Rule::board_decl
+        | Rule::colours_decl
+        | Rule::side_decl
+        | Rule::piece_decl
+        | Rule::setup_decl
+        | Rule::region_decl
+        | Rule::promote_decl
+        | Rule::castle_decl
+        | Rule::end_decl
+        | Rule::remove_decl => "a declaration",
+        Rule::shade => "`light` or `dark`",
+        Rule::side_name => "`white` or `black`",
+        Rule::direction => "`up`, `down`, `left` or `right`",
+        Rule::piece_attr | Rule::value_attr | Rule::royal_attr | Rule::moves_attr => "a piece attribute",
+        Rule::region_item | Rule::rank_item | Rule::squares_item => "`rank N` or squares",
+        Rule::optional_kw => "`optional`",
+        Rule::end_cond
+        | Rule::checkmate
+        | Rule::stalemate
+        | Rule::repetition
+        | Rule::move_limit
+        | Rule::insufficient => "an end condition",
+        Rule::material | Rule::material_item | Rule::none_kw | Rule::plus | Rule::same_colour => "a material pattern",
+        Rule::outcome => "`wins`, `loses` or `draws`",
+        Rule::remove_what
+        | Rule::remove_piece
+        | Rule::remove_castling
+        | Rule::remove_promotion
+        | Rule::remove_end
+        | Rule::end_kind => "what to remove",
+        Rule::keyword => "a keyword",
+        Rule::ident | Rule::ident_char => "a name",
+        Rule::label => "a label",
+        Rule::square => "a square",
+        Rule::int => "a number",
+        Rule::string | Rule::string_body => "a string",
+        Rule::WHITESPACE | Rule::COMMENT => "white space",
+    }
+}
+
+struct Lower {
+    src: SourceId,
+}
+
+impl Lower {
+    fn span(&self, p: &P) -> Span {
+        let s = p.as_span();
+        Span::new(self.src, s.start(), s.end())
+    }
+
+    fn name(&self, p: P) -> Name {
+        Spanned::new(p.as_str().to_string(), self.span(&p))
+    }
+
+    /// A string literal: the unescaped text, spanned by the text inside the quotes.
+    fn string(&self, p: P) -> Name {
+        let body = p.into_inner().next();
+        match body {
+            Some(b) => Spanned::new(unescape(b.as_str()), self.span(&b)),
+            None => Spanned::new(String::new(), Span::default()),
+        }
+    }
+
+    fn int(&self, p: P) -> Result<Spanned<u32>, Diagnostic> {
+        let span = self.span(&p);
+        p.as_str()
+            .parse()
+            .map(|n| Spanned::new(n, span))
+            .map_err(|_| Diagnostic::new(span, format!("number `{}` is too large", p.as_str())))
+    }
+
+    fn decl(&self, p: P) -> Result<Decl, Diagnostic> {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        let mut it = p.into_inner();
+        let mut next = || it.next().ok_or_else(|| Diagnostic::new(span, "incomplete declaration"));
+        Ok(match rule {
+            Rule::extends_decl => Decl::Extends(self.string(next()?)),
+            Rule::name_decl => Decl::Name(self.string(next()?)),
+            Rule::inventor_decl => Decl::Inventor(self.string(next()?)),
+            Rule::description_decl => Decl::Description(self.string(next()?)),
+            Rule::board_decl => Decl::Board { files: self.int(next()?)?, ranks: self.int(next()?)? },
+            Rule::colours_decl => {
+                let square = self.name(next()?);
+                let shade = if next()?.as_str() == "light" { Shade::Light } else { Shade::Dark };
+                Decl::Colours { square, shade }
+            }
+            Rule::side_decl => {
+                let white = next()?.as_str() == "white";
+                let dir = match next()?.as_str() {
+                    "up" => Direction::Up,
+                    "down" => Direction::Down,
+                    "left" => Direction::Left,
+                    _ => Direction::Right,
+                };
+                Decl::Side { white, dir, span }
+            }
+            Rule::piece_decl => Decl::Piece(self.piece(span, it)?),
+            Rule::setup_decl => Decl::Setup(self.string(next()?)),
+            Rule::region_decl => Decl::Region(self.region(span, it)?),
+            Rule::promote_decl => Decl::Promote(self.promote(span, it)?),
+            Rule::castle_decl => Decl::Castle(self.castle(span, it)?),
+            Rule::end_decl => Decl::End(self.end(span, it)?),
+            Rule::remove_decl => Decl::Remove(self.remove(next()?)?),
+            other => return Err(Diagnostic::new(span, format!("unexpected {}", rule_name(other)))),
+        })
+    }
+
+    fn piece(&self, span: Span, mut it: pest::iterators::Pairs<Rule>) -> Result<PieceDecl, Diagnostic> {
+        let missing = || Diagnostic::new(span, "incomplete piece declaration");
+        let name = self.name(it.next().ok_or_else(missing)?);
+        let label = self.name(it.next().ok_or_else(missing)?);
+        let mut decl = PieceDecl { name, label, value: None, royal: false, moves: None };
+        for attr in it {
+            match attr.as_rule() {
+                Rule::value_attr => decl.value = Some(self.int(attr.into_inner().next().ok_or_else(missing)?)?),
+                Rule::royal_attr => decl.royal = true,
+                Rule::moves_attr => decl.moves = Some(self.string(attr.into_inner().next().ok_or_else(missing)?)),
+                _ => return Err(Diagnostic::new(self.span(&attr), "unknown piece attribute")),
+            }
+        }
+        Ok(decl)
+    }
+
+    fn region(&self, span: Span, mut it: pest::iterators::Pairs<Rule>) -> Result<RegionDecl, Diagnostic> {
+        let name = self.name(it.next().ok_or_else(|| Diagnostic::new(span, "region needs a name"))?);
+        let mut items = Vec::new();
+        for item in it {
+            items.push(match item.as_rule() {
+                Rule::rank_item => {
+                    let n = item.into_inner().next().ok_or_else(|| Diagnostic::new(span, "rank needs a number"))?;
+                    RegionItem::Rank(self.int(n)?)
+                }
+                _ => RegionItem::Squares(item.into_inner().map(|s| self.name(s)).collect()),
+            });
+        }
+        Ok(RegionDecl { name, items })
+    }
+
+    fn promote(&self, span: Span, it: pest::iterators::Pairs<Rule>) -> Result<PromoteDecl, Diagnostic> {
+        let mut names = Vec::new();
+        let mut optional = false;
+        for p in it {
+            match p.as_rule() {
+                Rule::optional_kw => optional = true,
+                _ => names.push(self.name(p)),
+            }
+        }
+        if names.len() < 3 {
+            return Err(Diagnostic::new(span, "promote needs a piece, a region and at least one choice"));
+        }
+        let choices = names.split_off(2);
+        let region = names.pop().unwrap_or_else(|| Spanned::new(String::new(), span));
+        let piece = names.pop().unwrap_or_else(|| Spanned::new(String::new(), span));
+        Ok(PromoteDecl { piece, region, choices, optional })
+    }
+
+    fn castle(&self, span: Span, it: pest::iterators::Pairs<Rule>) -> Result<CastleDecl, Diagnostic> {
+        let parts: Vec<P> = it.collect();
+        if parts.len() != 7 {
+            return Err(Diagnostic::new(span, "castle needs: label from-to label from-to \"flag\""));
+        }
+        let mut n = parts.into_iter();
+        let mut take = || n.next().map(|p| self.name(p)).unwrap_or_else(|| Spanned::new(String::new(), span));
+        let (king, king_from, king_to, rook, rook_from, rook_to) = (take(), take(), take(), take(), take(), take());
+        let flag = n_string(self, take);
+        Ok(CastleDecl { king, king_from, king_to, rook, rook_from, rook_to, flag, span })
+    }
+
+    fn end(&self, span: Span, it: pest::iterators::Pairs<Rule>) -> Result<EndDecl, Diagnostic> {
+        let mut cond = None;
+        let mut outcome = Outcome::Draws;
+        for p in it {
+            match p.as_rule() {
+                Rule::checkmate => cond = Some(EndCond::Checkmate),
+                Rule::stalemate => cond = Some(EndCond::Stalemate),
+                Rule::repetition => cond = Some(EndCond::Repetition(self.first_int(span, p)?)),
+                Rule::move_limit => cond = Some(EndCond::MoveLimit(self.first_int(span, p)?)),
+                Rule::insufficient => {
+                    cond = Some(EndCond::Insufficient(p.into_inner().map(|m| self.material(m)).collect()))
+                }
+                Rule::outcome => {
+                    outcome = match p.as_str() {
+                        "wins" => Outcome::Wins,
+                        "loses" => Outcome::Loses,
+                        _ => Outcome::Draws,
+                    }
+                }
+                _ => return Err(Diagnostic::new(self.span(&p), "unexpected token in end condition")),
+            }
+        }
+        let cond = cond.ok_or_else(|| Diagnostic::new(span, "end needs a condition"))?;
+        Ok(EndDecl { cond, outcome, span })
+    }
+
+    fn first_int(&self, span: Span, p: P) -> Result<Spanned<u32>, Diagnostic> {
+        let n = p.into_inner().next().ok_or_else(|| Diagnostic::new(span, "expected a number"))?;
+        self.int(n)
+    }
+
+    fn material(&self, p: P) -> MaterialPattern {
+        let mut pat = MaterialPattern { items: Vec::new(), same_colour: false };
+        for q in p.into_inner() {
+            match q.as_rule() {
+                Rule::material_item => {
+                    let mut inner = q.into_inner();
+                    if let Some(label) = inner.next() {
+                        pat.items.push(MaterialItem { label: self.name(label), many: inner.next().is_some() });
+                    }
+                }
+                Rule::same_colour => pat.same_colour = true,
+                _ => {}
+            }
+        }
+        pat
+    }
+
+    fn remove(&self, p: P) -> Result<RemoveDecl, Diagnostic> {
+        let span = self.span(&p);
+        let rule = p.as_rule();
+        if rule == Rule::remove_castling {
+            return Ok(RemoveDecl::Castling(span));
+        }
+        let first = p.into_inner().next().ok_or_else(|| Diagnostic::new(span, "remove needs a name"))?;
+        Ok(match rule {
+            Rule::remove_piece => RemoveDecl::Piece(self.name(first)),
+            Rule::remove_promotion => RemoveDecl::Promotion(self.name(first)),
+            _ => {
+                let kind = match first.as_str() {
+                    "checkmate" => EndKind::Checkmate,
+                    "stalemate" => EndKind::Stalemate,
+                    "repetition" => EndKind::Repetition,
+                    "moves" => EndKind::MoveLimit,
+                    _ => EndKind::Insufficient,
+                };
+                RemoveDecl::End(kind, span)
+            }
+        })
+    }
+}
+
+/// The castle flag is a string; `take` hands back its raw pair text, so strip the quotes here.
+fn n_string(_l: &Lower, mut take: impl FnMut() -> Name) -> Name {
+    let raw = take();
+    let text = raw.node.trim_matches('"').to_string();
+    let span = if raw.node.len() >= 2 { raw.span.sub(1, text.len()) } else { raw.span };
+    Spanned::new(text, span)
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
