@@ -60,6 +60,9 @@ enum Cmd {
         /// One line per legal turn with its count first.
         #[arg(long)]
         divide: bool,
+        /// Play the last ply's moves instead of counting them (speed without bulk counting).
+        #[arg(long)]
+        no_bulk: bool,
     },
     /// Run sample games (default: tests/games).
     Test { paths: Vec<PathBuf> },
@@ -76,8 +79,8 @@ fn main() -> ExitCode {
         Some(Cmd::Check { presets }) => return check_presets(&presets),
         Some(Cmd::Moves(p)) => moves(&p),
         Some(Cmd::Show(p)) => show(&p),
-        Some(Cmd::Perft { preset, depth, fen, seed, play, divide }) => {
-            perft(&Position { preset, fen, seed, play }, depth, divide)
+        Some(Cmd::Perft { preset, depth, fen, seed, play, divide, no_bulk }) => {
+            perft(&Position { preset, fen, seed, play }, depth, divide, !no_bulk)
         }
         Some(Cmd::Test { paths }) => return test(paths),
     };
@@ -143,9 +146,9 @@ fn show(p: &Position) -> Result<(), Fail> {
     Ok(())
 }
 
-fn perft(p: &Position, depth: usize, divide: bool) -> Result<(), Fail> {
+fn perft(p: &Position, depth: usize, divide: bool, bulk: bool) -> Result<(), Fail> {
     let mut game = reach(p)?;
-    println!("{}", repl::perft_report(&mut game, depth, divide));
+    println!("{}", repl::perft_report_with(&mut game, depth, divide, bulk));
     Ok(())
 }
 

@@ -256,6 +256,11 @@ pub fn status(game: &mut Game) -> String {
 
 /// Perft output as CONTRACTS.md section 1 fixes it.
 pub fn perft_report(game: &mut Game, depth: usize, divide: bool) -> String {
+    perft_report_with(game, depth, divide, true)
+}
+
+/// `bulk: false` plays the moves of the last ply too, for speed figures without bulk counting.
+pub fn perft_report_with(game: &mut Game, depth: usize, divide: bool, bulk: bool) -> String {
     let start = std::time::Instant::now();
     let preset = game.preset.clone();
     let mut out = String::new();
@@ -269,7 +274,11 @@ pub fn perft_report(game: &mut Game, depth: usize, divide: bool) -> String {
         rows.iter().map(|r| r.1).sum()
     } else {
         let mut bufs = perft::Buffers::new(depth);
-        perft::perft(&mut game.pos, &preset, depth, &mut bufs)
+        if bulk {
+            perft::perft(&mut game.pos, &preset, depth, &mut bufs)
+        } else {
+            perft::perft_no_bulk(&mut game.pos, &preset, depth, &mut bufs)
+        }
     };
     let secs = start.elapsed().as_secs_f64();
     let nps = if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 };

@@ -14,6 +14,15 @@ impl Buffers {
 
 /// Leaf count at `depth`. A finished game has no legal turns, so it counts as no leaves.
 pub fn perft(pos: &mut Position, preset: &Preset, depth: usize, bufs: &mut Buffers) -> u64 {
+    count(pos, preset, depth, bufs, true)
+}
+
+/// Like [`perft`], but plays every leaf move too (no bulk counting): for honest speed figures.
+pub fn perft_no_bulk(pos: &mut Position, preset: &Preset, depth: usize, bufs: &mut Buffers) -> u64 {
+    count(pos, preset, depth, bufs, false)
+}
+
+fn count(pos: &mut Position, preset: &Preset, depth: usize, bufs: &mut Buffers, bulk: bool) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -22,13 +31,13 @@ pub fn perft(pos: &mut Position, preset: &Preset, depth: usize, bufs: &mut Buffe
     }
     let mut moves = std::mem::take(&mut bufs.0[depth]);
     pos.legal_moves(preset, &mut moves);
-    let n = if depth == 1 {
+    let n = if depth == 1 && bulk {
         moves.len() as u64
     } else {
         let mut sum = 0;
         for &m in &moves {
             pos.make(preset, m);
-            sum += perft(pos, preset, depth - 1, bufs);
+            sum += count(pos, preset, depth - 1, bufs, bulk);
             pos.unmake();
         }
         sum
