@@ -157,6 +157,7 @@ struct Merged {
     promotions: IndexMap<String, PromoteDecl>,
     castles: Vec<CastleDecl>,
     ends: Vec<EndDecl>,
+    royal_safety: Option<bool>,
 }
 
 fn merge(decls: Vec<Decl>) -> Merged {
@@ -197,6 +198,7 @@ fn merge(decls: Vec<Decl>) -> Merged {
                 m.promotions.shift_remove(&n.node);
             }
             Decl::Remove(RemoveDecl::End(kind, _)) => m.ends.retain(|o| o.cond.kind() != kind),
+            Decl::RoyalSafety(on) => m.royal_safety = Some(on),
         }
     }
     m
@@ -253,6 +255,7 @@ impl Checker {
             movement,
             zobrist,
             irreversible,
+            royal_safety: m.royal_safety.unwrap_or(true),
             setup_cells: Vec::new(),
         };
         match fen::parse_board_only(&preset, &setup.node) {

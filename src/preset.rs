@@ -89,6 +89,8 @@ pub struct Preset {
     pub zobrist: Zobrist,
     /// Kinds whose moves reset the move-limit counter (those that cannot move backwards).
     pub irreversible: Vec<bool>,
+    /// Whether a turn must leave the mover's royal pieces unattacked.
+    pub royal_safety: bool,
     /// The setup's board, to tell which pieces of a FEN have not moved yet.
     pub setup_cells: Vec<u8>,
 }

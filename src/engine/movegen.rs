@@ -140,6 +140,9 @@ impl Position {
     pub fn legal_moves(&mut self, preset: &Preset, out: &mut Vec<Move>) {
         out.clear();
         self.pseudo_moves(preset, out);
+        if !preset.royal_safety {
+            return;
+        }
         let us = self.side;
         let mut i = 0;
         while i < out.len() {

@@ -29,9 +29,19 @@ pub enum Decl {
     Name(Name),
     Inventor(Name),
     Description(Name),
-    Board { files: Spanned<u32>, ranks: Spanned<u32> },
-    Colours { square: Name, shade: Shade },
-    Side { white: bool, dir: Direction, span: Span },
+    Board {
+        files: Spanned<u32>,
+        ranks: Spanned<u32>,
+    },
+    Colours {
+        square: Name,
+        shade: Shade,
+    },
+    Side {
+        white: bool,
+        dir: Direction,
+        span: Span,
+    },
     Piece(PieceDecl),
     Setup(Name),
     Region(RegionDecl),
@@ -39,6 +49,8 @@ pub enum Decl {
     Castle(CastleDecl),
     End(EndDecl),
     Remove(RemoveDecl),
+    /// Whether a turn may leave the mover's royal pieces attacked.
+    RoyalSafety(bool),
 }
 
 #[derive(Clone, Debug, PartialEq)]

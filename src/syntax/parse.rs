@@ -68,7 +68,9 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::promote_decl
         | Rule::castle_decl
         | Rule::end_decl
-        | Rule::remove_decl => "a declaration",
+        | Rule::remove_decl
+        | Rule::safety_decl => "a declaration",
+        Rule::on_off => "`on` or `off`",
         Rule::shade => "`light` or `dark`",
         Rule::side_name => "`white` or `black`",
         Rule::direction => "`up`, `down`, `left` or `right`",
@@ -163,6 +165,7 @@ impl Lower {
             Rule::castle_decl => Decl::Castle(self.castle(span, it)?),
             Rule::end_decl => Decl::End(self.end(span, it)?),
             Rule::remove_decl => Decl::Remove(self.remove(next()?)?),
+            Rule::safety_decl => Decl::RoyalSafety(next()?.as_str() == "on"),
             other => return Err(Diagnostic::new(span, format!("unexpected {}", rule_name(other)))),
         })
     }
