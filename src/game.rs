@@ -32,6 +32,8 @@ pub enum MoveError {
     Ambiguous { text: String, options: String },
     #[error("`{0}` is not a legal turn here")]
     Illegal(String),
+    #[error("no {side} {label} can move to {to}")]
+    NoShortMove { text: String, side: Side, label: String, to: String },
     #[error("the claim `{claim}` does not hold: {actual}")]
     Claim { claim: String, actual: String },
 }
@@ -138,7 +140,10 @@ impl Game {
     fn explain(&mut self, text: &str, typed: &Typed) -> MoveError {
         let g = &self.preset.geo;
         let illegal = MoveError::Illegal(text.trim().to_string());
-        let Typed::Full(parts) = typed else { return illegal };
+        let parts = match typed {
+            Typed::Full(parts) => parts,
+            Typed::Short(s) => return self.explain_short(s).unwrap_or(illegal),
+        };
         let Some(notation::Part::Move { label, from, to }) = parts.first() else { return illegal };
         let (Some(f), Some(t)) = (g.parse_square(from), g.parse_square(to)) else {
             let bad = if g.parse_square(from).is_none() { from } else { to };
@@ -165,6 +170,14 @@ impl Game {
             return MoveError::IntoCheck { turn: format!("{actual} {from}-{to}"), royal };
         }
         MoveError::CannotMove { label: actual, from: from.clone(), to: to.clone() }
+    }
+
+    fn explain_short(&self, text: &str) -> Option<MoveError> {
+        let (label, to) = notation::short_target(text)?;
+        if self.preset.geo.parse_square(&to).is_none() {
+            return Some(MoveError::NoSquare(to));
+        }
+        Some(MoveError::NoShortMove { text: text.to_string(), side: self.pos.side, label, to })
     }
 
     /// Why a king move that matches a castling rule is not allowed now.

@@ -198,6 +198,12 @@ pub fn match_short(preset: &Preset, pos: &Position, text: &str, legal: &[Move]) 
         .collect()
 }
 
+/// The piece label (`P` when none is written) and target square of a short move, to explain a refusal.
+pub fn short_target(text: &str) -> Option<(String, String)> {
+    let t = text.trim_end_matches(['+', '#', '!', '?']);
+    Short::read(t).map(|s| (s.piece.unwrap_or_else(|| "P".into()), s.to))
+}
+
 fn promo_matches(preset: &Preset, m: Move, promo: Option<&str>) -> bool {
     match promo {
         None => true,
