@@ -49,14 +49,9 @@ enum Cmd {
     Show(Position),
     /// Count the leaf turns of the legal-turn tree.
     Perft {
-        preset: String,
+        #[command(flatten)]
+        at: Position,
         depth: usize,
-        #[arg(long)]
-        fen: Option<String>,
-        #[arg(long)]
-        seed: Option<u64>,
-        #[arg(long)]
-        play: Option<String>,
         /// One line per legal turn with its count first.
         #[arg(long)]
         divide: bool,
@@ -79,9 +74,7 @@ fn main() -> ExitCode {
         Some(Cmd::Check { presets }) => return check_presets(&presets),
         Some(Cmd::Moves(p)) => moves(&p),
         Some(Cmd::Show(p)) => show(&p),
-        Some(Cmd::Perft { preset, depth, fen, seed, play, divide, no_bulk }) => {
-            perft(&Position { preset, fen, seed, play }, depth, divide, !no_bulk)
-        }
+        Some(Cmd::Perft { at, depth, divide, no_bulk }) => perft(&at, depth, divide, !no_bulk),
         Some(Cmd::Test { paths }) => return test(paths),
     };
     match result {
