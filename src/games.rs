@@ -16,7 +16,8 @@ pub struct GameFile {
     pub preset: String,
     pub fen: Option<String>,
     pub seed: Option<u64>,
-    #[serde(default)]
+    /// Steps are single-key maps (`- play: "e4"`), not YAML tags.
+    #[serde(default, with = "serde_yaml::with::singleton_map_recursive")]
     pub steps: Vec<Step>,
     pub expect: Option<Checks>,
 }
