@@ -72,7 +72,7 @@ fn read_spec(spec: &str, base: Option<&Path>) -> Result<(String, String, Option<
         Some(dir) if Path::new(spec).is_relative() => dir.join(spec),
         _ => PathBuf::from(spec),
     };
-    let meta = std::fs::metadata(&path).map_err(|e| no_preset(spec, &e.to_string()))?;
+    let meta = std::fs::metadata(&path).map_err(|e| no_preset(spec, &e))?;
     if meta.len() > crate::presets::MAX_PRESET_BYTES {
         return Err(format!(
             "preset `{spec}` is {} bytes; the limit is {}",
@@ -80,15 +80,18 @@ fn read_spec(spec: &str, base: Option<&Path>) -> Result<(String, String, Option<
             crate::presets::MAX_PRESET_BYTES
         ));
     }
-    let text = std::fs::read_to_string(&path).map_err(|e| no_preset(spec, &e.to_string()))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| no_preset(spec, &e))?;
     Ok((path.display().to_string(), text, path.parent().map(Path::to_path_buf)))
 }
 
-fn no_preset(spec: &str, why: &str) -> String {
-    format!(
-        "no preset `{spec}`: not a shipped preset ({}) and not a readable file ({why})",
-        crate::presets::NAMES.join(", ")
-    )
+fn no_preset(spec: &str, e: &std::io::Error) -> String {
+    let why = match e.kind() {
+        std::io::ErrorKind::NotFound => "there is no such file".to_string(),
+        _ => format!("the file cannot be read: {e}"),
+    };
+    let names: Vec<String> = crate::presets::NAMES.iter().map(|n| n.to_string()).collect();
+    let hint = suggest(spec, names.iter().collect());
+    format!("no preset `{spec}`{hint} ({why}; shipped presets: {})", crate::presets::NAMES.join(", "))
 }
 
 /// Parse a file and splice in the declarations of what it extends, depth first.

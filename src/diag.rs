@@ -43,6 +43,10 @@ impl Sources {
     /// `path:line:col: error: message`, then the source line and a caret under the span.
     pub fn render(&self, d: &Diagnostic) -> String {
         let file = self.get(d.span.src);
+        if file.text.is_empty() {
+            // Nothing was read (e.g. the file does not exist): there is no line to point at.
+            return format!("{}: error: {}\n", file.path, d.message);
+        }
         let (line, col) = self.line_col(d.span.src, d.span.start);
         let mut out = format!("{}:{}:{}: error: {}\n", file.path, line, col, d.message);
         let src_line = file.text.lines().nth(line - 1).unwrap_or("");

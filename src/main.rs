@@ -79,6 +79,10 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(Fail(msg)) if msg.contains(": error: ") => {
+            eprintln!("{msg}");
+            ExitCode::from(2)
+        }
         Err(Fail(msg)) => {
             eprintln!("error: {msg}");
             ExitCode::from(2)

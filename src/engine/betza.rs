@@ -98,6 +98,8 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
     Ok(out)
 }
 
+const KNOWN: &str = "m c e i n f b l r s v";
+
 fn modified(base: (i32, i32), range: u32, mods: &[(usize, char)]) -> Result<BetzaMove, BetzaError> {
     let mut m = BetzaMove {
         images: Vec::new(),
@@ -118,9 +120,9 @@ fn modified(base: (i32, i32), range: u32, mods: &[(usize, char)]) -> Result<Betz
             'n' => m.lame = true,
             'f' | 'b' | 'l' | 'r' | 's' | 'v' => dirs.push((pos, c)),
             'p' | 'g' | 'j' | 'a' | 'h' | 'o' | 'u' | 'x' | 'y' | 'z' | 'd' | 'k' | 't' | 'q' | 'w' => {
-                return Err(err(pos, 1, format!("Betza modifier `{c}` is not supported yet")));
+                return Err(err(pos, 1, format!("Betza modifier `{c}` is not supported yet (known: {KNOWN})")));
             }
-            _ => return Err(err(pos, 1, format!("`{c}` is not a Betza modifier"))),
+            _ => return Err(err(pos, 1, format!("`{c}` is not a Betza modifier (known: {KNOWN})"))),
         }
     }
     if !m.can_move && !m.can_capture && !m.en_passant {
