@@ -126,8 +126,7 @@ fn gather(
             continue;
         }
         match read_spec(&base.node, dir.as_deref()) {
-            Ok((bd, bt, bdir)) if chain.contains(&bd) => {
-                let _ = (bt, bdir);
+            Ok((bd, ..)) if chain.contains(&bd) => {
                 diags.push(Diagnostic::new(
                     base.span,
                     format!("`{}` extends itself (through {})", base.node, chain.join(" -> ")),

@@ -220,14 +220,12 @@ impl Lower {
     }
 
     fn castle(&self, span: Span, it: pest::iterators::Pairs<Rule>) -> Result<CastleDecl, Diagnostic> {
-        let parts: Vec<P> = it.collect();
-        if parts.len() != 7 {
-            return Err(Diagnostic::new(span, "castle needs: label from-to label from-to \"flag\""));
-        }
-        let mut n = parts.into_iter();
-        let mut take = || n.next().map(|p| self.name(p)).unwrap_or_else(|| Spanned::new(String::new(), span));
-        let (king, king_from, king_to, rook, rook_from, rook_to) = (take(), take(), take(), take(), take(), take());
-        let flag = n_string(self, take);
+        let mut parts: Vec<P> = it.collect();
+        let flag = match (parts.len(), parts.pop()) {
+            (7, Some(flag)) => self.string(flag),
+            _ => return Err(Diagnostic::new(span, "castle needs: label from-to label from-to \"flag\"")),
+        };
+        let [king, king_from, king_to, rook, rook_from, rook_to] = six_names(self, parts);
         Ok(CastleDecl { king, king_from, king_to, rook, rook_from, rook_to, flag, span })
     }
 
@@ -303,12 +301,10 @@ impl Lower {
     }
 }
 
-/// The castle flag is a string; `take` hands back its raw pair text, so strip the quotes here.
-fn n_string(_l: &Lower, mut take: impl FnMut() -> Name) -> Name {
-    let raw = take();
-    let text = raw.node.trim_matches('"').to_string();
-    let span = if raw.node.len() >= 2 { raw.span.sub(1, text.len()) } else { raw.span };
-    Spanned::new(text, span)
+/// The six names of a castle declaration; the grammar guarantees there are six.
+fn six_names(l: &Lower, parts: Vec<P<'_>>) -> [Name; 6] {
+    let mut it = parts.into_iter().map(|p| l.name(p));
+    std::array::from_fn(|_| it.next().unwrap_or_else(|| Spanned::new(String::new(), Span::default())))
 }
 
 fn unescape(s: &str) -> String {
