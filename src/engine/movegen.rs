@@ -144,9 +144,21 @@ impl Position {
             return;
         }
         let us = self.side;
+        // Without check and without lame or hopping attackers, only a royal move, an e.p. capture or
+        // leaving a rider line through the royal piece can expose it: other moves need no trial.
+        let royal = self.shortcut_royal(preset, us);
         let mut i = 0;
         while i < out.len() {
-            self.make(preset, out[i]);
+            let m = out[i];
+            if let Some(k) = royal
+                && m.from != k
+                && m.flags & (mflag::EP | mflag::CASTLE) == 0
+                && !self.on_rider_line(preset, k, m.from, us.other())
+            {
+                i += 1;
+                continue;
+            }
+            self.make(preset, m);
             let ok = !self.in_check(preset, us);
             self.unmake();
             if ok {
@@ -155,6 +167,27 @@ impl Position {
                 out.swap_remove(i);
             }
         }
+    }
+}
+
+impl Position {
+    /// The royal square of `us` when the no-trial shortcut is sound: one royal, not in check, simple attackers.
+    fn shortcut_royal(&self, preset: &Preset, us: Side) -> Option<Sq> {
+        let k = self.royal_square(us)?;
+        (preset.movement.attacks[us.other()].special.is_empty() && !self.attacked(preset, k, us.other())).then_some(k)
+    }
+
+    /// Whether `sq` lies on a line along which some rider of `by` could reach `royal`.
+    #[inline]
+    fn on_rider_line(&self, preset: &Preset, royal: Sq, sq: Sq, by: Side) -> bool {
+        let g = &preset.geo;
+        let dx = g.file(sq) as i32 - g.file(royal) as i32;
+        let dy = g.rank(sq) as i32 - g.rank(royal) as i32;
+        preset.movement.attacks[by].rides.iter().any(|r| {
+            let (ax, ay) = (-(r.dir.0 as i32), -(r.dir.1 as i32));
+            let k = if ax != 0 { dx / ax } else { dy / ay };
+            k >= 1 && dx == k * ax && dy == k * ay
+        })
     }
 }
 

@@ -30,6 +30,8 @@ pub struct Step {
 #[derive(Clone, Debug, Default)]
 pub struct RideAttack {
     pub delta: i16,
+    /// The same step in files and ranks.
+    pub dir: (i8, i8),
     /// Piece codes (bits) that ride this line without a range limit.
     pub unlimited: u128,
     /// Piece codes with a limited range along it.
@@ -50,6 +52,8 @@ pub struct AttackTables {
 pub struct Movement {
     /// steps[side][kind]
     pub steps: BySide<Vec<Vec<Step>>>,
+    /// Leap per step in files and ranks, parallel to `steps`.
+    pub dirs: BySide<Vec<Vec<(i8, i8)>>>,
     pub attacks: BySide<AttackTables>,
     /// Piece codes that can capture en passant (to decide whether an e.p. square matters).
     pub ep_capturers: u128,
@@ -71,14 +75,18 @@ pub fn compile(geo: &Geometry, kinds: &[Vec<BetzaMove>], forward: BySide<Directi
     for side in Side::BOTH {
         for moves in kinds {
             let mut steps = Vec::new();
+            let mut dirs = Vec::new();
             for bm in moves {
                 for &img in &bm.images {
-                    steps.push(step(geo, bm, orient(img, forward[side]), max_range));
+                    let (ax, ay) = orient(img, forward[side]);
+                    steps.push(step(geo, bm, (ax, ay), max_range));
+                    dirs.push((ax as i8, ay as i8));
                 }
             }
             m.steps[side].push(steps);
+            m.dirs[side].push(dirs);
         }
-        m.attacks[side] = attack_tables(&m.steps[side], side, max_range as u8);
+        m.attacks[side] = attack_tables(&m.steps[side], &m.dirs[side], side, max_range as u8);
         for (kind, steps) in m.steps[side].iter().enumerate() {
             if steps.iter().any(|s| s.flags & flag::EP != 0) {
                 m.ep_capturers |= 1u128 << cell::piece(kind, side);
@@ -132,11 +140,11 @@ fn lame_path(ax: i32, ay: i32) -> Vec<(i32, i32)> {
     }
 }
 
-fn attack_tables(steps: &[Vec<Step>], side: Side, max_range: u8) -> AttackTables {
+fn attack_tables(steps: &[Vec<Step>], dirs: &[Vec<(i8, i8)>], side: Side, max_range: u8) -> AttackTables {
     let mut t = AttackTables::default();
     for (kind, ks) in steps.iter().enumerate() {
         let code = cell::piece(kind, side);
-        for s in ks.iter().filter(|s| s.flags & flag::CAPTURE != 0) {
+        for (s, &dir) in ks.iter().zip(&dirs[kind]).filter(|(s, _)| s.flags & flag::CAPTURE != 0) {
             if s.flags & flag::INITIAL != 0 || s.path_len > 0 {
                 t.special.push((code, *s));
             } else if s.range == 1 {
@@ -148,7 +156,7 @@ fn attack_tables(steps: &[Vec<Step>], side: Side, max_range: u8) -> AttackTables
                 let idx = match t.rides.iter().position(|r| r.delta == s.delta) {
                     Some(i) => i,
                     None => {
-                        t.rides.push(RideAttack { delta: s.delta, ..Default::default() });
+                        t.rides.push(RideAttack { delta: s.delta, dir, ..Default::default() });
                         t.rides.len() - 1
                     }
                 };
