@@ -226,14 +226,14 @@ impl Game {
         }
     }
 
-    /// Take back the last turn; false when there is none.
-    pub fn undo(&mut self) -> Option<Played> {
+    /// Take back the last turn (a resignation counts as one); the text of what was taken back.
+    pub fn undo(&mut self) -> Option<String> {
         if self.declared.take().is_some() {
-            return None;
+            return Some("resign".into());
         }
         let p = self.played.pop()?;
         self.pos.unmake();
-        Some(p)
+        Some(p.text)
     }
 
     pub fn last_was_castle(&self) -> bool {

@@ -173,7 +173,7 @@ impl Repl {
         let mut undone = Vec::new();
         for _ in 0..n {
             match self.game.undo() {
-                Some(p) => undone.push(p.text),
+                Some(text) => undone.push(text),
                 None => break,
             }
         }
