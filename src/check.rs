@@ -8,6 +8,7 @@ use crate::engine::movement;
 use crate::engine::side::{BySide, Side};
 use crate::engine::zobrist::Zobrist;
 use crate::preset::{Castle, EndRule, Kind, MaterialPattern as Pattern, Preset, Promotion};
+use crate::script::compile::{Compiler, Decls};
 use crate::syntax::ast::*;
 use crate::syntax::parse::parse_preset;
 use crate::syntax::{Span, Spanned};
@@ -160,6 +161,7 @@ struct Merged {
     castles: Vec<CastleDecl>,
     ends: Vec<EndDecl>,
     royal_safety: Option<bool>,
+    script: Decls,
 }
 
 fn merge(decls: Vec<Decl>) -> Merged {
@@ -201,6 +203,17 @@ fn merge(decls: Vec<Decl>) -> Merged {
             }
             Decl::Remove(RemoveDecl::End(kind, _)) => m.ends.retain(|o| o.cond.kind() != kind),
             Decl::RoyalSafety(on) => m.royal_safety = Some(on),
+            Decl::Var(v) => {
+                m.script.vars.shift_remove(&v.name.node);
+                m.script.vars.insert(v.name.node.clone(), v);
+            }
+            Decl::Fn(f) => {
+                m.script.fns.insert(f.name.node.clone(), f);
+            }
+            Decl::Hook(h) => {
+                m.script.hooks.insert(h.point, h);
+            }
+            Decl::Turn(parts, span) => m.script.turn = Some((parts, span)),
         }
     }
     m
@@ -224,6 +237,8 @@ impl Checker {
         let promotions = self.promotions(&m, &lookup, &regions);
         let castles = self.castles(&m, &lookup);
         let ends = self.ends(&m, &lookup);
+        let (script, inits, script_diags) = Compiler::new(&kinds, &geo).script(&m.script);
+        self.diags.extend(script_diags);
         let setup = m.setup.clone();
         if setup.is_none() {
             self.err(whole, "the preset has no `setup`: give the start position as a FEN");
@@ -259,7 +274,11 @@ impl Checker {
             irreversible,
             royal_safety: m.royal_safety.unwrap_or(true),
             setup_cells: Vec::new(),
+            script,
         };
+        if let Err(diags) = initial_values(&mut preset, &inits) {
+            return Err((preset.sources, diags));
+        }
         match fen::parse_board_only(&preset, &setup.node) {
             Ok(cells) => preset.setup_cells = cells,
             Err(e) => return Err((preset.sources, vec![Diagnostic::new(setup.span, format!("bad setup: {e}"))])),
@@ -534,6 +553,25 @@ fn square_coords(s: &str) -> Option<(usize, usize)> {
     let f = (*b.first()? as char).is_ascii_lowercase().then(|| (b[0] - b'a') as usize)?;
     let r: usize = s.get(1..)?.parse().ok()?;
     (r >= 1).then_some((f, r - 1))
+}
+
+/// Evaluate the initial values of `state` and `var` (constant expressions) on an empty board.
+fn initial_values(preset: &mut Preset, inits: &[crate::script::ir::Code]) -> Result<(), Vec<Diagnostic>> {
+    let mut values = Vec::new();
+    let mut diags = Vec::new();
+    for code in inits {
+        match crate::script::hooks::constant(preset, code) {
+            Ok(v) => values.push(v),
+            Err(e) => {
+                diags.push(Diagnostic::new(e.span, e.message));
+                values.push(crate::script::Value::None);
+            }
+        }
+    }
+    for (g, v) in preset.script.globals.iter_mut().zip(values) {
+        g.init = v;
+    }
+    if diags.is_empty() { Ok(()) } else { Err(diags) }
 }
 
 fn stem(path: &str) -> String {

@@ -48,3 +48,16 @@ pub fn hands(preset: &Preset, pos: &Position) -> String {
         .collect::<Vec<_>>()
         .join("  ")
 }
+
+/// The preset's state variables that differ from their start values, one line: `state: name=value ...`.
+pub fn state(preset: &Preset, pos: &Position) -> String {
+    let items: Vec<String> = preset
+        .script
+        .globals
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g.state)
+        .map(|(i, g)| format!("{}={}", g.name, pos.state[i].show(preset)))
+        .collect();
+    if items.is_empty() { String::new() } else { format!("state: {}\n", items.join(" ")) }
+}

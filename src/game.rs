@@ -2,10 +2,13 @@
 
 use crate::engine::board::cell;
 use crate::engine::fen::{self, FenError};
-use crate::engine::notation::{self, NotationError, Typed};
-use crate::engine::position::{Move, mflag};
+use crate::engine::notation::{self, NotationError, Part, Typed};
+use crate::engine::position::mflag;
+use crate::engine::turn::{self, Turn, TurnPart};
+use crate::engine::turngen::{self, PlayError};
 use crate::engine::{GameOver, Position, Side};
 use crate::preset::Preset;
+use crate::script::ScriptError;
 use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -36,12 +39,20 @@ pub enum MoveError {
     NoShortMove { text: String, side: Side, label: String, to: String },
     #[error("the claim `{claim}` does not hold: {actual}")]
     Claim { claim: String, actual: String },
+    /// A rule script refused the turn, with the reason it gave.
+    #[error("{turn} is not allowed: {reason}")]
+    Refused { turn: String, reason: String },
+    /// A rule script failed; the message quotes the preset's line.
+    #[error("{0}")]
+    Script(String),
 }
 
 #[derive(Clone, Debug)]
 pub struct Played {
-    pub mv: Move,
+    pub turn: Turn,
     pub text: String,
+    /// What the preset's scripts said during the turn.
+    pub said: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -62,43 +73,60 @@ impl Game {
         Ok(Game { preset, pos, start_fen: start, seed, played: Vec::new(), declared: None })
     }
 
-    pub fn legal(&mut self) -> Vec<Move> {
-        let mut v = Vec::new();
-        if self.declared.is_none() && self.pos.static_result(&self.preset).is_none() {
-            self.pos.legal_moves(&self.preset, &mut v);
-        }
-        v
+    fn script_error(&self, e: ScriptError) -> MoveError {
+        MoveError::Script(e.render(&self.preset))
     }
 
-    pub fn text(&self, m: Move) -> String {
-        notation::format_move(&self.preset, &self.pos, m)
+    /// Every legal turn (none once the game is over).
+    pub fn legal(&mut self) -> Result<Vec<Turn>, MoveError> {
+        if self.result()?.is_some() {
+            return Ok(Vec::new());
+        }
+        self.turns()
+    }
+
+    fn turns(&mut self) -> Result<Vec<Turn>, MoveError> {
+        turngen::legal_turns(&mut self.pos, &self.preset).map_err(|e| self.script_error(e))
+    }
+
+    pub fn text(&self, t: &Turn) -> String {
+        turn::format_turn(&self.preset, &self.pos, t)
     }
 
     /// Every legal turn in canonical notation, sorted.
-    pub fn legal_texts(&mut self) -> Vec<String> {
-        let moves = self.legal();
-        let mut v: Vec<String> = moves.into_iter().map(|m| self.text(m)).collect();
+    pub fn legal_texts(&mut self) -> Result<Vec<String>, MoveError> {
+        let turns = self.legal()?;
+        let mut v: Vec<String> = turns.iter().map(|t| self.text(t)).collect();
         v.sort();
-        v
+        Ok(v)
     }
 
-    pub fn result(&mut self) -> Option<GameOver> {
+    /// The result, if the game is over: declared, by a script, by a static rule, or for want of a move.
+    pub fn result(&mut self) -> Result<Option<GameOver>, MoveError> {
         if let Some(d) = &self.declared {
-            return Some(d.clone());
+            return Ok(Some(d.clone()));
         }
-        if let Some(r) = self.pos.static_result(&self.preset) {
-            return Some(r);
+        let preset = Arc::clone(&self.preset);
+        match self.pos.terminal(&preset) {
+            Ok(Some(r)) => return Ok(Some(r)),
+            Ok(None) => {}
+            Err(e) => return Err(self.script_error(e)),
         }
-        let has = !self.legal().is_empty();
-        self.pos.result(&self.preset, has)
+        let has = !self.turns()?.is_empty();
+        Ok(self.pos.result(&self.preset, has))
     }
 
-    pub fn result_text(&mut self) -> String {
-        self.result().map_or("ongoing".to_string(), |r| r.to_string())
+    pub fn result_text(&mut self) -> Result<String, MoveError> {
+        Ok(self.result()?.map_or("ongoing".to_string(), |r| r.to_string()))
     }
 
     pub fn fen(&self) -> String {
         fen::write(&self.preset, &self.pos)
+    }
+
+    /// What the scripts said during the last turn.
+    pub fn said(&self) -> &[String] {
+        self.played.last().map_or(&[], |p| p.said.as_slice())
     }
 
     /// Play a typed turn; on any error the position is unchanged.
@@ -109,41 +137,118 @@ impl Game {
         {
             return self.claim(c);
         }
-        if let Some(r) = self.result() {
+        if let Some(r) = self.result()? {
             return Err(MoveError::GameOver(r.to_string()));
         }
-        let m = self.resolve(text, &typed)?;
-        let t = self.text(m);
-        self.pos.make(&self.preset, m);
-        self.played.push(Played { mv: m, text: t.clone() });
-        Ok(t)
+        let t = self.resolve(text, &typed)?;
+        let shown = self.text(&t);
+        let mut said = Vec::new();
+        match turngen::play(&mut self.pos, &self.preset, &t, &mut said) {
+            Ok(()) => {}
+            Err(PlayError::Rejected(reason)) => return Err(MoveError::Refused { turn: shown, reason }),
+            Err(PlayError::Script(e)) => return Err(self.script_error(e)),
+        }
+        self.played.push(Played { turn: t, text: shown.clone(), said });
+        Ok(shown)
     }
 
-    /// Find the one legal move a typed turn names, or explain why there is none.
-    pub fn resolve(&mut self, text: &str, typed: &Typed) -> Result<Move, MoveError> {
-        let legal = self.legal();
+    /// Find the one legal turn a typed turn names, or explain why there is none.
+    pub fn resolve(&mut self, text: &str, typed: &Typed) -> Result<Turn, MoveError> {
+        let legal = self.turns()?;
         let found = match typed {
-            Typed::Full(parts) => notation::match_full(&self.preset, &self.pos, parts, &legal),
-            Typed::Short(s) => notation::match_short(&self.preset, &self.pos, s, &legal),
+            Typed::Full(parts) => self.match_full(parts, &legal),
+            Typed::Short(s) => {
+                let singles: Vec<_> = legal.iter().filter_map(|t| t.only_move()).collect();
+                notation::match_short(&self.preset, &self.pos, s, &singles).into_iter().map(Turn::single).collect()
+            }
         };
         match found.len() {
             1 => Ok(found[0]),
             0 => Err(self.explain(text, typed)),
             _ => {
-                let mut options: Vec<String> = found.iter().map(|&m| format!("`{}`", self.text(m))).collect();
+                let mut options: Vec<String> = found.iter().map(|t| format!("`{}`", self.text(t))).collect();
                 options.sort();
                 Err(MoveError::Ambiguous { text: text.trim().to_string(), options: options.join(" or ") })
             }
         }
     }
 
-    fn explain(&mut self, text: &str, typed: &Typed) -> MoveError {
+    /// Legal turns that typed parts name: exact matches, else those they begin (forced parts left out).
+    fn match_full(&self, typed: &[Part], legal: &[Turn]) -> Vec<Turn> {
+        let mut exact = Vec::new();
+        let mut prefix = Vec::new();
+        for t in legal {
+            let canon = turn::canonical_parts(&self.preset, &self.pos, t);
+            match notation::parts_match(typed, &canon) {
+                Some(true) => exact.push(*t),
+                Some(false) => prefix.push(*t),
+                None => {}
+            }
+        }
+        if exact.is_empty() { prefix } else { exact }
+    }
+
+    /// The parts typed, as the engine's parts, when each names something that could happen here.
+    fn typed_turn(&mut self, parts: &[Part]) -> Option<Turn> {
         let g = &self.preset.geo;
+        let mut t = Turn::default();
+        let mut pseudo = Vec::new();
+        self.pos.pseudo_moves(&self.preset, &mut pseudo);
+        let mut parts = parts.iter().peekable();
+        while let Some(p) = parts.next() {
+            let part = match p {
+                Part::Move { from, to, .. } => {
+                    let (f, to_sq) = (g.parse_square(from)?, g.parse_square(to)?);
+                    let promo = match parts.peek() {
+                        Some(Part::Put { label, to: pt }) if pt == to => {
+                            parts.next();
+                            Some(label.clone())
+                        }
+                        _ => None,
+                    };
+                    let m = pseudo.iter().copied().find(|m| {
+                        m.from == f
+                            && m.to == to_sq
+                            && match &promo {
+                                Some(l) => m.promo != 0 && self.preset.label_of(m.promo).eq_ignore_ascii_case(l),
+                                None => m.promo == 0,
+                            }
+                    })?;
+                    TurnPart::Move(m)
+                }
+                Part::Empty { sq } => {
+                    let s = g.parse_square(sq)?;
+                    if self.pos.cells[s as usize] == cell::HOLE { TurnPart::Construct(s) } else { TurnPart::Remove(s) }
+                }
+                Part::RemoveSquare { sq } => TurnPart::Destroy(g.parse_square(sq)?),
+                Part::Drop { label, to } => {
+                    let (k, side) = self.preset.kind_by_label(label)?;
+                    TurnPart::Drop(cell::piece(k, side), g.parse_square(to)?)
+                }
+                _ => return None,
+            };
+            t.push(part);
+        }
+        Some(t)
+    }
+
+    fn explain(&mut self, text: &str, typed: &Typed) -> MoveError {
         let illegal = MoveError::Illegal(text.trim().to_string());
         let parts = match typed {
             Typed::Full(parts) => parts,
             Typed::Short(s) => return self.explain_short(s).unwrap_or(illegal),
         };
+        // A rule script may have refused it: replay it to hear the reason.
+        if self.preset.script.active
+            && let Some(t) = self.typed_turn(parts)
+        {
+            match turngen::trial(&mut self.pos, &self.preset, &t) {
+                Ok(Some(reason)) => return MoveError::Refused { turn: text.trim().to_string(), reason },
+                Err(e) => return self.script_error(e),
+                Ok(None) => {}
+            }
+        }
+        let g = &self.preset.geo;
         let Some(notation::Part::Move { label, from, to }) = parts.first() else { return illegal };
         let (Some(f), Some(t)) = (g.parse_square(from), g.parse_square(to)) else {
             let bad = if g.parse_square(from).is_none() { from } else { to };
@@ -203,13 +308,13 @@ impl Game {
     fn claim(&mut self, claim: &str) -> Result<String, MoveError> {
         let mover = self.pos.side;
         if claim == "resign" {
-            if let Some(r) = self.result() {
+            if let Some(r) = self.result()? {
                 return Err(MoveError::GameOver(r.to_string()));
             }
             self.declared = Some(GameOver { winner: Some(mover.other()), reason: format!("{mover} resigns") });
             return Ok("resign".into());
         }
-        let actual = self.result();
+        let actual = self.result()?;
         let holds = match (claim, &actual) {
             ("won", Some(r)) => r.winner == Some(mover),
             ("lost", Some(r)) => r.winner == Some(mover.other()),
@@ -237,6 +342,6 @@ impl Game {
     }
 
     pub fn last_was_castle(&self) -> bool {
-        self.played.last().is_some_and(|p| p.mv.flags & mflag::CASTLE != 0)
+        self.played.last().is_some_and(|p| p.turn.moves().any(|m| m.flags & mflag::CASTLE != 0))
     }
 }

@@ -164,7 +164,8 @@ fn normalise(turn: &str) -> String {
 /// Check a position against expectations; the first mismatch is the error.
 pub fn verify(game: &mut Game, c: &Checks) -> Result<(), String> {
     if let Some(want) = &c.result {
-        let got = match game.result() {
+        let result = game.result().map_err(|e| e.to_string())?;
+        let got = match &result {
             None => "ongoing",
             Some(r) => match r.winner {
                 Some(crate::engine::Side::White) => "white",
@@ -173,11 +174,12 @@ pub fn verify(game: &mut Game, c: &Checks) -> Result<(), String> {
             },
         };
         if got != want {
-            return Err(format!("result is {} ({}), expected {want}", got, game.result_text()));
+            let text = result.as_ref().map_or("ongoing".to_string(), |r| r.to_string());
+            return Err(format!("result is {got} ({text}), expected {want}"));
         }
     }
     if let Some(want) = &c.reason {
-        let got = game.result().map(|r| r.reason).unwrap_or_default();
+        let got = game.result().map_err(|e| e.to_string())?.map(|r| r.reason).unwrap_or_default();
         if !got.contains(want.as_str()) {
             return Err(format!("reason is `{got}`, expected it to contain `{want}`"));
         }
@@ -194,7 +196,7 @@ pub fn verify(game: &mut Game, c: &Checks) -> Result<(), String> {
             return Err(format!("side to move is {got}, expected {want}"));
         }
     }
-    let legal = game.legal_texts();
+    let legal = game.legal_texts().map_err(|e| e.to_string())?;
     if let Some(n) = c.legal_count.filter(|&n| n != legal.len()) {
         return Err(format!("{} legal turns, expected {n}: {}", legal.len(), legal.join(", ")));
     }

@@ -11,7 +11,7 @@
 //! "#).unwrap();
 //! let mut game = herald::game::Game::new(std::sync::Arc::new(preset), None, None).unwrap();
 //! // b2 is next to the black king, so it is not among them.
-//! assert_eq!(game.legal_texts(), ["K c1-b1", "K c1-c2"]);
+//! assert_eq!(game.legal_texts().unwrap(), ["K c1-b1", "K c1-c2"]);
 //! ```
 
 pub mod check;
@@ -23,4 +23,5 @@ pub mod games;
 pub mod preset;
 pub mod presets;
 pub mod repl;
+pub mod script;
 pub mod syntax;

@@ -129,7 +129,7 @@ fn check_presets(presets: &[String]) -> ExitCode {
 
 fn moves(p: &Position) -> Result<(), Fail> {
     let mut game = reach(p)?;
-    let list = game.legal_texts();
+    let list = game.legal_texts().map_err(|e| Fail(e.to_string()))?;
     for m in &list {
         println!("{m}");
     }
@@ -139,13 +139,13 @@ fn moves(p: &Position) -> Result<(), Fail> {
 
 fn show(p: &Position) -> Result<(), Fail> {
     let mut game = reach(p)?;
-    println!("{}", repl::status(&mut game));
+    println!("{}", repl::status(&mut game).map_err(|e| Fail(e.to_string()))?);
     Ok(())
 }
 
 fn perft(p: &Position, depth: usize, divide: bool, bulk: bool) -> Result<(), Fail> {
     let mut game = reach(p)?;
-    println!("{}", repl::perft_report_with(&mut game, depth, divide, bulk));
+    println!("{}", repl::perft_report_with(&mut game, depth, divide, bulk).map_err(Fail)?);
     Ok(())
 }
 

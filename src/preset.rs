@@ -5,6 +5,7 @@ use crate::engine::board::{Geometry, Sq, cell};
 use crate::engine::movement::Movement;
 use crate::engine::side::{BySide, Side};
 use crate::engine::zobrist::Zobrist;
+use crate::script::ir::Script;
 use crate::syntax::ast::{Direction, Outcome};
 
 /// One kind of piece.
@@ -93,6 +94,8 @@ pub struct Preset {
     pub royal_safety: bool,
     /// The setup's board, to tell which pieces of a FEN have not moved yet.
     pub setup_cells: Vec<u8>,
+    /// Rule scripts: state, functions, hooks and the structure of a turn.
+    pub script: Script,
 }
 
 impl Preset {

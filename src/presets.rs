@@ -3,7 +3,8 @@
 /// The largest preset file read; a preset is a page of script, not a data set.
 pub const MAX_PRESET_BYTES: u64 = 1 << 20;
 
-const SHIPPED: &[(&str, &str)] = &[("chess", include_str!("../presets/chess.preset"))];
+const SHIPPED: &[(&str, &str)] =
+    &[("chess", include_str!("../presets/chess.preset")), ("maidens", include_str!("../presets/maidens.preset"))];
 
 /// Names of the shipped presets.
 pub const NAMES: &[&str] = &{

@@ -130,8 +130,13 @@ impl Repl {
         if self.game.pos.in_check(&self.game.preset, self.game.pos.side) {
             out.push_str(" (check)");
         }
-        if let Some(r) = self.game.result() {
-            out.push_str(&format!("\nresult: {r}"));
+        for m in self.game.said() {
+            out.push_str(&format!("\n{m}"));
+        }
+        match self.game.result() {
+            Ok(Some(r)) => out.push_str(&format!("\nresult: {r}")),
+            Ok(None) => {}
+            Err(e) => out.push_str(&format!("\nerror: {e}")),
         }
         out
     }
@@ -152,11 +157,11 @@ impl Repl {
     }
 
     fn board(&mut self, _: &str) -> Result<String, String> {
-        Ok(status(&mut self.game))
+        status(&mut self.game).map_err(|e| e.to_string())
     }
 
     fn moves(&mut self, arg: &str) -> Result<String, String> {
-        let mut moves = self.game.legal_texts();
+        let mut moves = self.game.legal_texts().map_err(|e| e.to_string())?;
         if !arg.is_empty() {
             self.game.preset.geo.parse_square(arg).ok_or_else(|| format!("{arg} is not a square of this board"))?;
             let needle = format!(" {arg}-");
@@ -203,7 +208,7 @@ impl Repl {
         let mut words = arg.split_whitespace();
         let depth: usize = words.next().and_then(|d| d.parse().ok()).ok_or("perft takes a depth, e.g. `perft 4`")?;
         let divide = words.any(|w| w == "--divide");
-        Ok(perft_report(&mut self.game, depth, divide))
+        perft_report(&mut self.game, depth, divide)
     }
 
     fn history(&mut self, _: &str) -> Result<String, String> {
@@ -242,48 +247,44 @@ fn find(word: &str) -> Option<&'static Command> {
 }
 
 /// The diagram plus side to move, hands, FEN and result: `herald show` and the REPL's `board`.
-pub fn status(game: &mut Game) -> String {
+pub fn status(game: &mut Game) -> Result<String, crate::game::MoveError> {
     let p = game.preset.clone();
-    let result = game.result_text();
-    format!(
-        "{}side: {}\nhands: {}\nfen: {}\nresult: {result}",
+    let result = game.result_text()?;
+    let said: String = game.said().iter().map(|m| format!("said: {m}\n")).collect();
+    Ok(format!(
+        "{}side: {}\nhands: {}\n{}{said}fen: {}\nresult: {result}",
         display::diagram(&p, &game.pos),
         game.pos.side,
         display::hands(&p, &game.pos),
+        display::state(&p, &game.pos),
         game.fen(),
-    )
+    ))
 }
 
 /// Perft output as CONTRACTS.md section 1 fixes it.
-pub fn perft_report(game: &mut Game, depth: usize, divide: bool) -> String {
+pub fn perft_report(game: &mut Game, depth: usize, divide: bool) -> Result<String, String> {
     perft_report_with(game, depth, divide, true)
 }
 
 /// `bulk: false` plays the moves of the last ply too, for speed figures without bulk counting.
-pub fn perft_report_with(game: &mut Game, depth: usize, divide: bool, bulk: bool) -> String {
+pub fn perft_report_with(game: &mut Game, depth: usize, divide: bool, bulk: bool) -> Result<String, String> {
     let start = std::time::Instant::now();
     let preset = game.preset.clone();
     let mut out = String::new();
     let nodes = if divide {
-        let mut rows: Vec<(String, u64)> =
-            perft::divide(&mut game.pos, &preset, depth).into_iter().map(|(m, n)| (game.text(m), n)).collect();
+        let mut rows = perft::divide(&mut game.pos, &preset, depth).map_err(|e| e.render(&preset))?;
         rows.sort();
         for (t, n) in &rows {
             out.push_str(&format!("{t}: {n}\n"));
         }
         rows.iter().map(|r| r.1).sum()
     } else {
-        let mut bufs = perft::Buffers::new(depth);
-        if bulk {
-            perft::perft(&mut game.pos, &preset, depth, &mut bufs)
-        } else {
-            perft::perft_no_bulk(&mut game.pos, &preset, depth, &mut bufs)
-        }
+        perft::try_perft(&mut game.pos, &preset, depth, bulk).map_err(|e| e.render(&preset))?
     };
     let secs = start.elapsed().as_secs_f64();
     let nps = if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 };
     out.push_str(&format!("perft {depth} nodes {nodes} time {secs:.3} nps {nps}"));
-    out
+    Ok(out)
 }
 
 /// Run the REPL on stdin: line editing on a terminal, plain lines from a pipe.
@@ -313,7 +314,10 @@ fn run_terminal(repl: &mut Repl) -> std::io::Result<()> {
     repl.verbose = true;
     let mut rl = rustyline::DefaultEditor::new().map_err(std::io::Error::other)?;
     println!("{} - type `help` for commands, a turn to play it.", repl.game.preset.name);
-    println!("{}", status(&mut repl.game));
+    match status(&mut repl.game) {
+        Ok(s) => println!("{s}"),
+        Err(e) => println!("error: {e}"),
+    }
     loop {
         let prompt = format!("{}> ", repl.game.pos.side);
         match rl.readline(&prompt) {

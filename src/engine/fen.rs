@@ -40,6 +40,8 @@ pub enum FenError {
     State(String),
     #[error("unexpected `{0}` after the move number")]
     Trailing(String),
+    #[error("state field: {0}")]
+    BadState(String),
 }
 
 /// The board part of a FEN (holes, pieces), as mailbox cells without virgin flags.
@@ -138,7 +140,7 @@ pub fn parse(preset: &Preset, fen: &str) -> Result<Position, FenError> {
     };
     if let Some(st) = state {
         let inner = st.trim_start_matches('{').trim_end_matches('}').trim();
-        if !inner.is_empty() {
+        if !inner.is_empty() && !preset.script.has_state() {
             return Err(FenError::State(inner.to_string()));
         }
     }
@@ -161,8 +163,49 @@ pub fn parse(preset: &Preset, fen: &str) -> Result<Position, FenError> {
     if let Some(extra) = fields.next() {
         return Err(FenError::Trailing(extra.to_string()));
     }
+    if let Some(st) = state {
+        read_state(preset, st, &mut pos)?;
+    }
     pos.rehash(preset);
     Ok(pos)
+}
+
+/// `{name=value,...}`: values of `state` variables, written as script literals.
+fn read_state(preset: &Preset, text: &str, pos: &mut Position) -> Result<(), FenError> {
+    use crate::script::compile::Compiler;
+    let mut sources = crate::diag::Sources::default();
+    let src = sources.add("state", text);
+    let bindings =
+        crate::syntax::parse_script::parse_fen_state(src, text).map_err(|d| FenError::BadState(d.message))?;
+    for (name, expr) in bindings {
+        let Some(i) = preset.script.global(&name.node).filter(|&i| preset.script.globals[i].state) else {
+            let names: Vec<&String> = preset.script.globals.iter().filter(|g| g.state).map(|g| &g.name).collect();
+            let hint = crate::check::suggest(&name.node, names);
+            return Err(FenError::BadState(format!("this preset has no state variable `{}`{hint}", name.node)));
+        };
+        let mut c = Compiler::new(&preset.kinds, &preset.geo);
+        let code = c.expr_alone(&expr);
+        if let Some(d) = c.diags.first() {
+            return Err(FenError::BadState(format!("{}: {}", name.node, d.message)));
+        }
+        let v = crate::script::hooks::constant(preset, &code)
+            .map_err(|e| FenError::BadState(format!("{}: {}", name.node, e.message)))?;
+        pos.state[i] = v;
+    }
+    Ok(())
+}
+
+/// The `{name=value,...}` field: the state variables that differ from their initial values.
+fn write_state(preset: &Preset, pos: &Position) -> String {
+    let items: Vec<String> = preset
+        .script
+        .globals
+        .iter()
+        .enumerate()
+        .filter(|(i, g)| g.state && pos.state[*i] != g.init)
+        .map(|(i, g)| format!("{}={}", g.name, pos.state[i].show(preset)))
+        .collect();
+    if items.is_empty() { String::new() } else { format!(" {{{}}}", items.join(",")) }
 }
 
 fn parse_hand(preset: &Preset, hand: &str, pos: &mut Position) -> Result<(), FenError> {
@@ -317,10 +360,11 @@ pub fn write(preset: &Preset, pos: &Position) -> String {
         "-".into()
     };
     format!(
-        "{out} {} {} {ep} {} {}",
+        "{out} {} {} {ep} {} {}{}",
         pos.side.fen_char(),
         if castling.is_empty() { "-".to_string() } else { castling },
         pos.halfmove,
-        pos.fullmove
+        pos.fullmove,
+        write_state(preset, pos)
     )
 }

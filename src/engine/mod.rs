@@ -10,6 +10,8 @@ pub mod perft;
 pub mod position;
 pub mod rules;
 pub mod side;
+pub mod turn;
+pub mod turngen;
 pub mod zobrist;
 
 pub use board::Sq;

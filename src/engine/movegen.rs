@@ -103,6 +103,38 @@ impl Position {
         t.special.iter().any(|&(code, s)| self.special_attack(preset, sq as Sq, code, &s))
     }
 
+    /// The squares the piece on `from` could capture on, were an enemy piece there.
+    pub fn attacks_from(&self, preset: &Preset, from: Sq) -> Vec<Sq> {
+        let c = self.cells[from as usize];
+        if !cell::is_piece(c) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for s in &preset.movement.steps[cell::side(c)][cell::kind(c)] {
+            if s.flags & flag::CAPTURE == 0 || (s.flags & flag::INITIAL != 0 && c & cell::VIRGIN == 0) {
+                continue;
+            }
+            if !(0..s.path_len as usize).all(|i| self.cells[(from as i32 + s.path[i] as i32) as usize] == cell::EMPTY) {
+                continue;
+            }
+            let mut to = from as i32;
+            for _ in 0..s.range {
+                to += s.delta as i32;
+                let t = self.cells[to as usize];
+                if t == cell::OFF || t == cell::HOLE {
+                    break;
+                }
+                out.push(to as Sq);
+                if t != cell::EMPTY {
+                    break;
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// The slow path: lame or initial-only captures, checked from every piece of that code.
     fn special_attack(&self, preset: &Preset, target: Sq, code: u8, s: &Step) -> bool {
         preset.geo.squares.iter().any(|&from| {

@@ -157,6 +157,13 @@ fn part_matches(typed: &Part, canon: &Part) -> bool {
     }
 }
 
+/// Whether typed parts name these canonical parts: `Some(true)` exactly, `Some(false)` as a
+/// beginning (the forced parts left out), `None` not at all.
+pub fn parts_match(typed: &[Part], canon: &[Part]) -> Option<bool> {
+    (typed.len() <= canon.len() && typed.iter().zip(canon).all(|(t, c)| part_matches(t, c)))
+        .then_some(typed.len() == canon.len())
+}
+
 /// The legal moves that full-notation parts name: exact matches, else those the parts begin (forced parts left out).
 pub fn match_full(preset: &Preset, pos: &Position, typed: &[Part], legal: &[Move]) -> Vec<Move> {
     let mut exact = Vec::new();

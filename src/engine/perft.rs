@@ -1,7 +1,10 @@
 //! Perft: count the leaves of the legal-turn tree, with bulk counting at the last ply.
 
 use super::position::{Move, Position};
+use super::turn::format_turn;
+use super::turngen::{for_each_turn, legal_turns};
 use crate::preset::Preset;
+use crate::script::ScriptError;
 
 /// Move buffers, one per ply, allocated once for a whole perft run.
 pub struct Buffers(Vec<Vec<Move>>);
@@ -23,6 +26,10 @@ pub fn perft_no_bulk(pos: &mut Position, preset: &Preset, depth: usize, bufs: &m
 }
 
 fn count(pos: &mut Position, preset: &Preset, depth: usize, bufs: &mut Buffers, bulk: bool) -> u64 {
+    if preset.script.active {
+        // Perft is run only through `try_perft` for scripted presets; errors surface there.
+        return scripted(pos, preset, depth, bulk).unwrap_or(0);
+    }
     if depth == 0 {
         return 1;
     }
@@ -46,21 +53,49 @@ fn count(pos: &mut Position, preset: &Preset, depth: usize, bufs: &mut Buffers, 
     n
 }
 
-/// Per root move counts, for `--divide`.
-pub fn divide(pos: &mut Position, preset: &Preset, depth: usize) -> Vec<(Move, u64)> {
-    let mut bufs = Buffers::new(depth);
-    let mut moves = Vec::new();
-    if depth == 0 || pos.static_result(preset).is_some() {
-        return Vec::new();
+/// Perft through the turn generator, running every hook: for presets with rule scripts.
+pub fn scripted(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) -> Result<u64, ScriptError> {
+    if depth == 0 {
+        return Ok(1);
     }
-    pos.legal_moves(preset, &mut moves);
-    moves
-        .into_iter()
-        .map(|m| {
-            pos.make(preset, m);
-            let n = perft(pos, preset, depth - 1, &mut bufs);
-            pos.unmake();
-            (m, n)
-        })
-        .collect()
+    if pos.terminal(preset)?.is_some() {
+        return Ok(0);
+    }
+    let mut n = 0;
+    for_each_turn(pos, preset, &mut |p, _| {
+        n += if depth == 1 && bulk { 1 } else { scripted(p, preset, depth - 1, bulk)? };
+        Ok(())
+    })?;
+    Ok(n)
+}
+
+/// Perft that reports a failing rule script instead of counting around it.
+pub fn try_perft(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) -> Result<u64, ScriptError> {
+    if preset.script.active {
+        return scripted(pos, preset, depth, bulk);
+    }
+    let mut bufs = Buffers::new(depth);
+    Ok(count(pos, preset, depth, &mut bufs, bulk))
+}
+
+/// Per root turn counts, for `--divide`: each turn's canonical text and its count.
+pub fn divide(pos: &mut Position, preset: &Preset, depth: usize) -> Result<Vec<(String, u64)>, ScriptError> {
+    if depth == 0 || pos.terminal(preset)?.is_some() {
+        return Ok(Vec::new());
+    }
+    let turns = legal_turns(pos, preset)?;
+    let mut out = Vec::new();
+    for t in turns {
+        let text = format_turn(preset, pos, &t);
+        let mut n = 0;
+        // Replaying through the generator runs the turn's hooks exactly as generation did.
+        for_each_turn(pos, preset, &mut |p, u| {
+            if *u == t {
+                n = try_perft(p, preset, depth - 1, true)?;
+            }
+            Ok(())
+        })?;
+        out.push((text, n));
+    }
+    Ok(out)
 }

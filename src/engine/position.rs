@@ -1,9 +1,17 @@
 //! A position: the mailbox, side to move, en passant, clocks, hash; make/unmake without allocation.
 
 use super::board::{Sq, cell};
+use super::rules::GameOver;
 use super::side::{BySide, Side};
 use super::zobrist::Zobrist;
 use crate::preset::Preset;
+use crate::script::{PartVal, Value};
+use std::sync::Arc;
+
+/// The hash contribution of holding `n` pieces of one code in hand.
+fn hand_key(code: u8, n: usize) -> u64 {
+    if n == 0 { 0 } else { Value::Int(((code as i64) << 16 | n as i64) ^ 0x4841_4E44_0000_0000).digest() }
+}
 
 /// One move part: a piece from one square to another, maybe promoting, maybe castling.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -42,15 +50,32 @@ impl EpState {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Undo {
+/// Everything needed to take a position back to an earlier moment: stack heights and scalars.
+#[derive(Clone, Debug)]
+pub struct Mark {
     changes: u32,
+    state_changes: u32,
+    hand_changes: u32,
+    log: u32,
+    log_turns: u32,
+    history: u32,
     ep: EpState,
+    new_ep: Option<(Sq, Sq)>,
+    reset: bool,
+    in_turn: bool,
     halfmove: u32,
     fullmove: u32,
     hash: u64,
     royal: [Sq; 2],
     side: Side,
+    over: Option<Arc<GameOver>>,
+}
+
+/// One change to a hand, to undo: a piece added at the end, or removed from an index.
+#[derive(Clone, Copy, Debug)]
+enum HandChange {
+    Added(Side),
+    Removed(Side, u8, usize),
 }
 
 #[derive(Clone, Debug)]
@@ -65,14 +90,32 @@ pub struct Position {
     pub counts: [u16; 128],
     /// Pieces in hand, per side, in drop order.
     pub hands: BySide<Vec<u8>>,
+    /// The preset's script variables (`state` and `var`), by index.
+    pub state: Vec<Value>,
+    /// A result a script declared (`win`, `draw`).
+    pub over: Option<Arc<GameOver>>,
     /// Last known square of each side's royal piece.
     royal: [Sq; 2],
     /// Codes of royal pieces (bits).
     royal_codes: u128,
     /// Royal pieces on the board per side.
     royal_n: [u16; 2],
+    /// Which state variables are part of the position's identity (hashed).
+    state_hashed: Vec<bool>,
     changes: Vec<(Sq, u8)>,
-    undos: Vec<Undo>,
+    state_changes: Vec<(u16, Value)>,
+    hand_changes: Vec<HandChange>,
+    /// The parts played, as scripts see them, and where each turn's parts begin.
+    log: Vec<PartVal>,
+    log_turns: Vec<u32>,
+    /// Within a turn: whether it is irreversible so far, and a double step's squares.
+    reset: bool,
+    new_ep: Option<(Sq, Sq)>,
+    in_turn: bool,
+    undos: Vec<Mark>,
+    /// The legal moves last generated for a turn part, and the position they belong to.
+    moves_cache: Vec<Move>,
+    cache_key: Option<(u64, u32)>,
     /// Hashes of the positions before each move made, oldest first.
     pub history: Vec<u64>,
 }
@@ -94,6 +137,7 @@ impl Position {
         }
         let mut counts = [0u16; 128];
         counts[cell::EMPTY as usize] = preset.geo.squares.len() as u16;
+        let globals = &preset.script.globals;
         Position {
             cells,
             side: Side::White,
@@ -103,11 +147,23 @@ impl Position {
             hash: 0,
             counts,
             hands: BySide::default(),
+            state: globals.iter().map(|g| g.init.clone()).collect(),
+            over: None,
             royal: [0; 2],
             royal_codes,
             royal_n: [0; 2],
+            state_hashed: globals.iter().map(|g| g.state).collect(),
             changes: Vec::with_capacity(256),
+            state_changes: Vec::new(),
+            hand_changes: Vec::new(),
+            log: Vec::new(),
+            log_turns: Vec::new(),
+            reset: false,
+            new_ep: None,
+            in_turn: false,
             undos: Vec::with_capacity(256),
+            moves_cache: Vec::new(),
+            cache_key: None,
             history: Vec::with_capacity(256),
         }
     }
@@ -148,6 +204,44 @@ impl Position {
         self.changes.clear();
     }
 
+    fn state_key(i: usize, v: &Value) -> u64 {
+        Value::Int(i as i64 + 0x5354_4154).digest() ^ v.digest()
+    }
+
+    /// Set a script variable, hashed if it is `state`; recorded for unmake.
+    pub fn set_state(&mut self, _preset: &Preset, i: usize, v: Value) {
+        if self.state_hashed[i] {
+            self.hash ^= Self::state_key(i, &self.state[i]) ^ Self::state_key(i, &v);
+        }
+        let old = std::mem::replace(&mut self.state[i], v);
+        self.state_changes.push((i as u16, old));
+    }
+
+    /// Add a piece of a kind to a side's hand; recorded for unmake.
+    pub fn hand_add(&mut self, _preset: &Preset, side: Side, kind: u8) {
+        let n = self.hands[side].iter().filter(|&&c| c == kind).count();
+        let code = cell::piece(kind as usize, side);
+        self.hash ^= hand_key(code, n) ^ hand_key(code, n + 1);
+        self.hands[side].push(kind);
+        self.hand_changes.push(HandChange::Added(side));
+    }
+
+    /// Take a piece of a kind from a side's hand (the first such); false if there is none.
+    pub fn hand_take(&mut self, _preset: &Preset, side: Side, kind: u8) -> bool {
+        let Some(at) = self.hands[side].iter().position(|&c| c == kind) else { return false };
+        let n = self.hands[side].iter().filter(|&&c| c == kind).count();
+        let code = cell::piece(kind as usize, side);
+        self.hash ^= hand_key(code, n) ^ hand_key(code, n - 1);
+        self.hands[side].remove(at);
+        self.hand_changes.push(HandChange::Removed(side, kind, at));
+        true
+    }
+
+    /// Record a result declared by a script.
+    pub fn declare(&mut self, over: GameOver) {
+        self.over = Some(Arc::new(over));
+    }
+
     /// Recompute the hash from scratch (after loading).
     pub fn rehash(&mut self, preset: &Preset) {
         let z = &preset.zobrist;
@@ -160,6 +254,20 @@ impl Position {
         }
         if self.ep.hashed {
             h ^= z.ep(self.ep.squares[0]);
+        }
+        for (i, v) in self.state.iter().enumerate() {
+            if self.state_hashed[i] {
+                h ^= Self::state_key(i, v);
+            }
+        }
+        for side in Side::BOTH {
+            let mut seen: Vec<u8> = Vec::new();
+            for &k in &self.hands[side] {
+                seen.push(k);
+                let n = seen.iter().filter(|&&x| x == k).count();
+                let code = cell::piece(k as usize, side);
+                h ^= hand_key(code, n - 1) ^ hand_key(code, n);
+            }
         }
         self.hash = h;
     }
@@ -195,59 +303,71 @@ impl Position {
         self.undos.len()
     }
 
-    /// Play one move part for the side to move and pass the turn.
-    pub fn make(&mut self, preset: &Preset, m: Move) {
-        let z = &preset.zobrist;
-        self.undos.push(Undo {
+    /// This turn's number: 1 is White's first turn of a game.
+    pub fn turn_number(&self) -> u32 {
+        2 * self.fullmove.saturating_sub(1) + self.side.index() as u32 + 1
+    }
+
+    /// The parts of each completed turn since the position was set up.
+    pub fn turn_log(&self) -> Vec<&[PartVal]> {
+        let n = self.log_turns.len() - usize::from(self.in_turn);
+        (0..n)
+            .map(|i| {
+                let a = self.log_turns[i] as usize;
+                let b = self.log_turns.get(i + 1).map_or(self.log.len(), |&x| x as usize);
+                &self.log[a..b]
+            })
+            .collect()
+    }
+
+    /// Remember the legal moves of this exact position (board and hash), for scripts that ask again.
+    pub fn cache_moves(&mut self, moves: &[Move]) {
+        self.moves_cache.clear();
+        self.moves_cache.extend_from_slice(moves);
+        self.cache_key = Some((self.hash, self.changes.len() as u32));
+    }
+
+    /// The legal moves, from the cache when it belongs to this position.
+    pub fn legal_moves_cached(&mut self, preset: &Preset) -> Vec<Move> {
+        if self.cache_key == Some((self.hash, self.changes.len() as u32)) {
+            return self.moves_cache.clone();
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(preset, &mut moves);
+        moves
+    }
+
+    pub fn log_part(&mut self, p: PartVal) {
+        self.log.push(p);
+    }
+
+    /// Where everything stands now, to come back to with [`Position::undo_to`].
+    #[inline]
+    pub fn mark(&self) -> Mark {
+        Mark {
             changes: self.changes.len() as u32,
+            state_changes: self.state_changes.len() as u32,
+            hand_changes: self.hand_changes.len() as u32,
+            log: self.log.len() as u32,
+            log_turns: self.log_turns.len() as u32,
+            history: self.history.len() as u32,
             ep: self.ep,
+            new_ep: self.new_ep,
+            reset: self.reset,
+            in_turn: self.in_turn,
             halfmove: self.halfmove,
             fullmove: self.fullmove,
             hash: self.hash,
             royal: self.royal,
             side: self.side,
-        });
-        self.history.push(self.hash);
-        if self.ep.hashed {
-            self.hash ^= z.ep(self.ep.squares[0]);
+            over: self.over.clone(),
         }
-        let old_ep = self.ep;
-        self.ep = EpState::default();
-        let piece = self.cells[m.from as usize] & !cell::VIRGIN;
-        let mut reset = preset.irreversible[cell::kind(piece)];
-        if m.flags & mflag::CASTLE != 0 {
-            let c = &preset.castles[m.extra as usize];
-            self.set(z, c.king_from, cell::EMPTY);
-            self.set(z, c.rook_from, cell::EMPTY);
-            self.set(z, c.king_to, c.king);
-            self.set(z, c.rook_to, c.rook);
-        } else {
-            reset |= cell::is_piece(self.cells[m.to as usize]);
-            self.set(z, m.from, cell::EMPTY);
-            if m.flags & mflag::EP != 0 {
-                self.set(z, old_ep.victim, cell::EMPTY);
-                reset = true;
-            }
-            self.set(z, m.to, if m.promo != 0 { m.promo } else { piece });
-            if m.flags & mflag::DOUBLE != 0 {
-                self.ep = self.passed(preset, m.from, m.to);
-                if self.ep.hashed {
-                    self.hash ^= z.ep(self.ep.squares[0]);
-                }
-            }
-        }
-        self.halfmove = if reset { 0 } else { self.halfmove + 1 };
-        if self.side == Side::Black {
-            self.fullmove += 1;
-        }
-        self.side = self.side.other();
-        self.hash ^= z.black_to_move;
     }
 
-    /// Take back the last move.
-    pub fn unmake(&mut self) {
-        let Some(u) = self.undos.pop() else { return };
-        while self.changes.len() > u.changes as usize {
+    /// Take back everything done since `m` was taken.
+    #[inline]
+    pub fn undo_to(&mut self, m: &Mark) {
+        while self.changes.len() > m.changes as usize {
             if let Some((sq, old)) = self.changes.pop() {
                 let cur = self.cells[sq as usize];
                 self.counts[cell::code(cur) as usize] -= 1;
@@ -256,13 +376,138 @@ impl Position {
                 self.count_royal(cur, old);
             }
         }
-        self.history.pop();
-        self.ep = u.ep;
-        self.halfmove = u.halfmove;
-        self.fullmove = u.fullmove;
-        self.hash = u.hash;
-        self.royal = u.royal;
-        self.side = u.side;
+        if self.state_changes.len() == m.state_changes as usize && self.hand_changes.len() == m.hand_changes as usize {
+            self.restore_scalars(m);
+            return;
+        }
+        while self.state_changes.len() > m.state_changes as usize {
+            if let Some((i, old)) = self.state_changes.pop() {
+                self.state[i as usize] = old;
+            }
+        }
+        while self.hand_changes.len() > m.hand_changes as usize {
+            match self.hand_changes.pop() {
+                Some(HandChange::Added(side)) => {
+                    self.hands[side].pop();
+                }
+                Some(HandChange::Removed(side, code, at)) => self.hands[side].insert(at, code),
+                None => {}
+            }
+        }
+        self.restore_scalars(m);
+    }
+
+    #[inline]
+    fn restore_scalars(&mut self, m: &Mark) {
+        self.log.truncate(m.log as usize);
+        self.log_turns.truncate(m.log_turns as usize);
+        self.history.truncate(m.history as usize);
+        self.ep = m.ep;
+        self.new_ep = m.new_ep;
+        self.reset = m.reset;
+        self.in_turn = m.in_turn;
+        self.halfmove = m.halfmove;
+        self.fullmove = m.fullmove;
+        self.hash = m.hash;
+        self.royal = m.royal;
+        self.side = m.side;
+        if self.over.is_some() || m.over.is_some() {
+            self.over.clone_from(&m.over);
+        }
+    }
+
+    /// Play one move for the side to move and pass the turn.
+    #[inline]
+    pub fn make(&mut self, preset: &Preset, m: Move) {
+        self.begin_turn();
+        self.apply_move(preset, m);
+        self.end_turn(preset);
+    }
+
+    /// Start a turn: what [`Position::unmake`] returns to.
+    #[inline]
+    pub fn begin_turn(&mut self) {
+        self.undos.push(self.mark());
+        self.history.push(self.hash);
+        self.log_turns.push(self.log.len() as u32);
+        self.reset = false;
+        self.new_ep = None;
+        self.in_turn = true;
+    }
+
+    /// Move a piece (maybe capturing, promoting, castling) within the current turn.
+    #[inline]
+    pub fn apply_move(&mut self, preset: &Preset, m: Move) {
+        let z = &preset.zobrist;
+        let piece = self.cells[m.from as usize] & !cell::VIRGIN;
+        self.reset |= preset.irreversible[cell::kind(piece)];
+        if m.flags & mflag::CASTLE != 0 {
+            let c = &preset.castles[m.extra as usize];
+            self.set(z, c.king_from, cell::EMPTY);
+            self.set(z, c.rook_from, cell::EMPTY);
+            self.set(z, c.king_to, c.king);
+            self.set(z, c.rook_to, c.rook);
+            return;
+        }
+        self.reset |= cell::is_piece(self.cells[m.to as usize]);
+        self.set(z, m.from, cell::EMPTY);
+        if m.flags & mflag::EP != 0 {
+            self.set(z, self.ep.victim, cell::EMPTY);
+            self.reset = true;
+        }
+        self.set(z, m.to, if m.promo != 0 { m.promo } else { piece });
+        if m.flags & mflag::DOUBLE != 0 {
+            self.new_ep = Some((m.from, m.to));
+        }
+    }
+
+    /// Empty a square (huffing, sacrifice): irreversible, like a capture.
+    pub fn apply_remove(&mut self, preset: &Preset, sq: Sq) {
+        self.set(&preset.zobrist, sq, cell::EMPTY);
+        self.reset = true;
+    }
+
+    /// Put a piece from the mover's hand on an empty square.
+    pub fn apply_drop(&mut self, preset: &Preset, code: u8, sq: Sq) {
+        self.hand_take(preset, cell::side(code), cell::kind(code) as u8);
+        self.set(&preset.zobrist, sq, code);
+    }
+
+    /// Create a missing square, or remove an empty one.
+    pub fn apply_square(&mut self, preset: &Preset, sq: Sq, exists: bool) {
+        self.set(&preset.zobrist, sq, if exists { cell::EMPTY } else { cell::HOLE });
+        self.reset = true;
+    }
+
+    /// Finish the turn: clocks, en passant, and the move passes to the other side.
+    #[inline]
+    pub fn end_turn(&mut self, preset: &Preset) {
+        let z = &preset.zobrist;
+        if self.ep.hashed {
+            self.hash ^= z.ep(self.ep.squares[0]);
+        }
+        self.ep = match self.new_ep {
+            Some((from, to)) => self.passed(preset, from, to),
+            None => EpState::default(),
+        };
+        if self.ep.hashed {
+            self.hash ^= z.ep(self.ep.squares[0]);
+        }
+        self.halfmove = if self.reset { 0 } else { self.halfmove + 1 };
+        if self.side == Side::Black {
+            self.fullmove += 1;
+        }
+        self.side = self.side.other();
+        self.hash ^= z.black_to_move;
+        self.in_turn = false;
+    }
+
+    /// Take back the last turn.
+    #[inline]
+    pub fn unmake(&mut self) {
+        if let Some(u) = self.undos.pop() {
+            self.undo_to(&u);
+        }
     }
 
     /// The squares a double step passed over, and whether the side now to move could take one.

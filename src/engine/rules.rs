@@ -49,6 +49,17 @@ impl Position {
         GameOver { winner: Some(self.side.other()), reason: reason.into() }
     }
 
+    /// A result that needs no move generation: declared by a script, `on game_end`, or a static rule.
+    pub fn terminal(&mut self, preset: &Preset) -> Result<Option<GameOver>, crate::script::ScriptError> {
+        if let Some(o) = &self.over {
+            return Ok(Some((**o).clone()));
+        }
+        if let Some(r) = crate::script::hooks::game_end(preset, self)? {
+            return Ok(Some(r));
+        }
+        Ok(self.static_result(preset))
+    }
+
     /// Results that do not depend on the legal moves: repetition, move limit, insufficient material.
     pub fn static_result(&self, preset: &Preset) -> Option<GameOver> {
         for r in &preset.ends {

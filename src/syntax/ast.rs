@@ -1,5 +1,6 @@
 //! The preset AST: plain data read once from pest pairs; nothing after parsing sees a `Pair`.
 
+use super::script::{FnDecl, HookDecl, TurnPartDecl, VarDecl};
 use super::span::{Span, Spanned};
 
 pub type Name = Spanned<String>;
@@ -51,6 +52,11 @@ pub enum Decl {
     Remove(RemoveDecl),
     /// Whether a turn may leave the mover's royal pieces attacked.
     RoyalSafety(bool),
+    /// `state` and `var` declarations.
+    Var(VarDecl),
+    Fn(FnDecl),
+    Hook(HookDecl),
+    Turn(Vec<TurnPartDecl>, Span),
 }
 
 #[derive(Clone, Debug, PartialEq)]

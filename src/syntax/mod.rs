@@ -2,6 +2,8 @@
 
 pub mod ast;
 pub mod parse;
+pub mod parse_script;
+pub mod script;
 pub mod span;
 
 pub use span::{SourceId, Span, Spanned};

@@ -8,12 +8,16 @@ use pest::iterators::Pair;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/preset.pest"]
-struct PresetParser;
+pub(super) struct PresetParser;
 
-type P<'a> = Pair<'a, Rule>;
+pub(super) type P<'a> = Pair<'a, Rule>;
 
 /// Parse one preset file into its AST.
 pub fn parse_preset(src: SourceId, text: &str) -> Result<PresetAst, Diagnostic> {
+    if let Some(at) = super::parse_script::too_deep(text) {
+        let msg = format!("brackets nest deeper than {} levels here", super::parse_script::MAX_NESTING);
+        return Err(Diagnostic::new(Span::new(src, at, at + 1), msg));
+    }
     let mut pairs = PresetParser::parse(Rule::preset, text).map_err(|e| syntax_error(src, text, e))?;
     let lower = Lower { src };
     let root = pairs.next().ok_or_else(|| Diagnostic::new(Span::new(src, 0, 0), "empty preset"))?;
@@ -22,7 +26,7 @@ pub fn parse_preset(src: SourceId, text: &str) -> Result<PresetAst, Diagnostic> 
     Ok(PresetAst { decls })
 }
 
-fn syntax_error(src: SourceId, text: &str, e: pest::error::Error<Rule>) -> Diagnostic {
+pub(super) fn syntax_error(src: SourceId, text: &str, e: pest::error::Error<Rule>) -> Diagnostic {
     let pos = match e.location {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
@@ -69,7 +73,54 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::castle_decl
         | Rule::end_decl
         | Rule::remove_decl
-        | Rule::safety_decl => "a declaration",
+        | Rule::safety_decl
+        | Rule::state_decl
+        | Rule::var_decl
+        | Rule::fn_decl
+        | Rule::hook_decl
+        | Rule::turn_decl => "a declaration",
+        Rule::params => "parameter names",
+        Rule::hook_point | Rule::every_point | Rule::phase_point | Rule::simple_point | Rule::phase => {
+            "a hook (`turn_start`, `before move`, `validate move`, `after move`, `capture`, `turn_end`, `every 2`, `game_end`)"
+        }
+        Rule::part_kind | Rule::turn_part => "a part (`move`, `drop`, `remove`, `construct`, `destroy`)",
+        Rule::block => "a block `{ ... }`",
+        Rule::stmt
+        | Rule::let_stmt
+        | Rule::assign_stmt
+        | Rule::if_stmt
+        | Rule::for_stmt
+        | Rule::while_stmt
+        | Rule::return_stmt
+        | Rule::break_stmt
+        | Rule::continue_stmt
+        | Rule::reject_stmt
+        | Rule::win_stmt
+        | Rule::draw_stmt
+        | Rule::say_stmt
+        | Rule::expr_stmt => "a statement",
+        Rule::expr
+        | Rule::and_expr
+        | Rule::not_expr
+        | Rule::cmp_expr
+        | Rule::sum
+        | Rule::product
+        | Rule::unary
+        | Rule::postfix
+        | Rule::primary
+        | Rule::list_lit
+        | Rule::set_lit
+        | Rule::map_lit
+        | Rule::map_entry
+        | Rule::true_lit
+        | Rule::false_lit
+        | Rule::none_lit => "an expression",
+        Rule::suffix | Rule::call_args | Rule::field | Rule::index => "`(`, `.` or `[`",
+        Rule::or_op | Rule::and_op | Rule::not_op | Rule::neg_op | Rule::add_op | Rule::mul_op => "an operator",
+        Rule::cmp_op | Rule::in_op | Rule::not_in => "a comparison",
+        Rule::fen_state | Rule::fen_binding => "`name=value`",
+        Rule::script_keyword => "a keyword",
+        Rule::sident => "a name",
         Rule::on_off => "`on` or `off`",
         Rule::shade => "`light` or `dark`",
         Rule::side_name => "`white` or `black`",
@@ -101,22 +152,22 @@ fn rule_name(r: Rule) -> &'static str {
     }
 }
 
-struct Lower {
-    src: SourceId,
+pub(super) struct Lower {
+    pub(super) src: SourceId,
 }
 
 impl Lower {
-    fn span(&self, p: &P) -> Span {
+    pub(super) fn span(&self, p: &P) -> Span {
         let s = p.as_span();
         Span::new(self.src, s.start(), s.end())
     }
 
-    fn name(&self, p: P) -> Name {
+    pub(super) fn name(&self, p: P) -> Name {
         Spanned::new(p.as_str().to_string(), self.span(&p))
     }
 
     /// A string literal: the unescaped text, spanned by the text inside the quotes.
-    fn string(&self, p: P) -> Name {
+    pub(super) fn string(&self, p: P) -> Name {
         let body = p.into_inner().next();
         match body {
             Some(b) => Spanned::new(unescape(b.as_str()), self.span(&b)),
@@ -124,7 +175,7 @@ impl Lower {
         }
     }
 
-    fn int(&self, p: P) -> Result<Spanned<u32>, Diagnostic> {
+    pub(super) fn int(&self, p: P) -> Result<Spanned<u32>, Diagnostic> {
         let span = self.span(&p);
         p.as_str()
             .parse()
@@ -166,6 +217,10 @@ impl Lower {
             Rule::end_decl => Decl::End(self.end(span, it)?),
             Rule::remove_decl => Decl::Remove(self.remove(next()?)?),
             Rule::safety_decl => Decl::RoyalSafety(next()?.as_str() == "on"),
+            Rule::state_decl | Rule::var_decl => Decl::Var(self.var(rule == Rule::state_decl, it)?),
+            Rule::fn_decl => Decl::Fn(self.func(span, it)?),
+            Rule::hook_decl => Decl::Hook(self.hook(span, it)?),
+            Rule::turn_decl => Decl::Turn(it.map(|p| self.turn_part(p)).collect::<Result<_, _>>()?, span),
             other => return Err(Diagnostic::new(span, format!("unexpected {}", rule_name(other)))),
         })
     }

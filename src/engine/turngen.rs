@@ -1,0 +1,349 @@
+//! Legal turns of scripted presets: every sequence of parts the turn structure and the hooks allow.
+//! Generation and play share one path, so a turn that was listed plays exactly as it was judged.
+
+use super::board::{Sq, cell};
+use super::position::{Move, Position};
+use super::side::Side;
+use super::turn::{Turn, TurnPart, apply_raw};
+use crate::preset::Preset;
+use crate::script::builtins::move_part;
+use crate::script::hooks::{self, Call};
+use crate::script::ir::{Body, PartSpec};
+use crate::script::{PartVal, ScriptError, Value};
+use crate::syntax::script::PartKind;
+
+pub type Visit<'v> = dyn FnMut(&mut Position, &Turn) -> Result<(), ScriptError> + 'v;
+
+/// The turn structure when a preset declares none: one move.
+const ONE_MOVE: &[PartSpec] = &[];
+
+struct Gen<'a> {
+    preset: &'a Preset,
+    mover: Side,
+    said: Option<&'a mut Vec<String>>,
+}
+
+/// Call `visit` with the position after each legal turn (and the turn); the position is restored after.
+pub fn for_each_turn(pos: &mut Position, preset: &Preset, visit: &mut Visit) -> Result<(), ScriptError> {
+    if !preset.script.active {
+        let mut moves = Vec::new();
+        pos.legal_moves(preset, &mut moves);
+        for m in moves {
+            pos.make(preset, m);
+            let r = visit(pos, &Turn::single(m));
+            pos.unmake();
+            r?;
+        }
+        return Ok(());
+    }
+    let mut g = Gen { preset, mover: pos.side, said: None };
+    pos.begin_turn();
+    let r = g.start(pos).and_then(|ok| if ok { g.parts(pos, 0, &mut Turn::default(), visit) } else { Ok(()) });
+    pos.unmake();
+    r
+}
+
+/// Every legal turn of the side to move.
+pub fn legal_turns(pos: &mut Position, preset: &Preset) -> Result<Vec<Turn>, ScriptError> {
+    if !preset.script.active {
+        let mut moves = Vec::new();
+        pos.legal_moves(preset, &mut moves);
+        return Ok(moves.into_iter().map(Turn::single).collect());
+    }
+    let mut out = Vec::new();
+    for_each_turn(pos, preset, &mut |_, t| {
+        out.push(*t);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Play a turn (one of [`legal_turns`]) with every hook, collecting what the scripts say.
+/// On an error or a refusal the position is as it was.
+pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<String>) -> Result<(), PlayError> {
+    if !preset.script.active {
+        for m in turn.moves() {
+            pos.make(preset, m);
+        }
+        return Ok(());
+    }
+    let mut g = Gen { preset, mover: pos.side, said: Some(said) };
+    pos.begin_turn();
+    let r = g.play(pos, turn);
+    match r {
+        Ok(None) => Ok(()),
+        Ok(Some(why)) => {
+            pos.unmake();
+            Err(PlayError::Rejected(why))
+        }
+        Err(e) => {
+            pos.unmake();
+            Err(PlayError::Script(e))
+        }
+    }
+}
+
+/// Play a turn with every hook and take it back: why a rule refuses it, if one does.
+pub fn trial(pos: &mut Position, preset: &Preset, turn: &Turn) -> Result<Option<String>, ScriptError> {
+    let mut g = Gen { preset, mover: pos.side, said: None };
+    pos.begin_turn();
+    let r = g.play(pos, turn);
+    pos.unmake();
+    r
+}
+
+#[derive(Debug)]
+pub enum PlayError {
+    Rejected(String),
+    Script(ScriptError),
+}
+
+impl Gen<'_> {
+    fn specs(&self) -> &[PartSpec] {
+        let t = &self.preset.script.turn;
+        if t.is_empty() { ONE_MOVE } else { t }
+    }
+
+    /// Reset the turn's scratch variables and run `on turn_start`; false if it rejected.
+    fn start(&mut self, pos: &mut Position) -> Result<bool, ScriptError> {
+        for (i, g) in self.preset.script.globals.iter().enumerate() {
+            if !g.state && pos.state[i] != g.init {
+                pos.set_state(self.preset, i, g.init.clone());
+            }
+        }
+        let Some(body) = &self.preset.script.hooks.turn_start else { return Ok(true) };
+        Ok(self.hook(pos, body, None)?.is_none())
+    }
+
+    fn hook(&mut self, pos: &mut Position, body: &Body, part: Option<PartVal>) -> Result<Option<String>, ScriptError> {
+        let call = Call { body, part, mover: self.mover, mutate: true };
+        hooks::run(self.preset, pos, call, self.said.as_deref_mut())
+    }
+
+    fn kind_at(&self, i: usize) -> (PartKind, bool) {
+        match self.specs().get(i) {
+            Some(s) => (s.kind, s.optional),
+            None => (PartKind::Move, false),
+        }
+    }
+
+    fn part_count(&self) -> usize {
+        self.specs().len().max(1)
+    }
+
+    fn parts(&mut self, pos: &mut Position, i: usize, turn: &mut Turn, visit: &mut Visit) -> Result<(), ScriptError> {
+        if i == self.part_count() {
+            return self.finish(pos, turn, visit);
+        }
+        let (kind, optional) = self.kind_at(i);
+        if optional {
+            self.parts(pos, i + 1, turn, visit)?;
+        }
+        let before = pos.mark();
+        let r = self.candidates_of(pos, i, kind, turn, visit);
+        pos.undo_to(&before);
+        r
+    }
+
+    fn candidates_of(
+        &mut self,
+        pos: &mut Position,
+        i: usize,
+        kind: PartKind,
+        turn: &mut Turn,
+        visit: &mut Visit,
+    ) -> Result<(), ScriptError> {
+        let preset = self.preset;
+        // Generated before `on before` runs, so that a hook asking for the legal moves gets them
+        // from the cache instead of generating them again.
+        let cands = self.candidates(pos, i, kind)?;
+        if let Some(body) = &preset.script.hooks.before[kind as usize]
+            && self.hook(pos, body, None)?.is_some()
+        {
+            return Ok(());
+        }
+        for c in cands {
+            let m = pos.mark();
+            if self.step(pos, c)? {
+                turn.push(c);
+                let r = self.parts(pos, i + 1, turn, visit);
+                turn.pop();
+                r?;
+            }
+            pos.undo_to(&m);
+        }
+        Ok(())
+    }
+
+    /// Apply one part and run its hooks; false if a hook refused it (the caller undoes).
+    fn step(&mut self, pos: &mut Position, c: TurnPart) -> Result<bool, ScriptError> {
+        let preset = self.preset;
+        let pv = part_value(preset, pos, c);
+        apply_raw(preset, pos, c);
+        pos.log_part(pv);
+        let hooks = &preset.script.hooks;
+        let k = pv.kind as usize;
+        if let Some(body) = &hooks.validate[k]
+            && self.hook(pos, body, Some(pv))?.is_some()
+        {
+            return Ok(false);
+        }
+        if pv.captured != 0
+            && let Some(body) = &hooks.capture
+            && self.hook(pos, body, Some(pv))?.is_some()
+        {
+            return Ok(false);
+        }
+        if let Some(body) = &hooks.after[k]
+            && self.hook(pos, body, Some(pv))?.is_some()
+        {
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// The end of a turn: royal safety, `on turn_end`, `on every`, then the other side moves.
+    fn end(&mut self, pos: &mut Position) -> Result<bool, ScriptError> {
+        let preset = self.preset;
+        if preset.royal_safety && pos.in_check(preset, self.mover) {
+            return Ok(false);
+        }
+        let hooks = &preset.script.hooks;
+        if let Some(body) = &hooks.turn_end
+            && self.hook(pos, body, None)?.is_some()
+        {
+            return Ok(false);
+        }
+        let n = pos.turn_number();
+        for (period, offset, body) in &hooks.every {
+            if n % period == *offset && self.hook(pos, body, None)?.is_some() {
+                return Ok(false);
+            }
+        }
+        if preset.royal_safety && pos.in_check(preset, self.mover) {
+            return Ok(false);
+        }
+        pos.end_turn(preset);
+        Ok(true)
+    }
+
+    fn finish(&mut self, pos: &mut Position, turn: &Turn, visit: &mut Visit) -> Result<(), ScriptError> {
+        if turn.is_empty() {
+            return Ok(());
+        }
+        let m = pos.mark();
+        let r = if self.end(pos)? { visit(pos, turn) } else { Ok(()) };
+        pos.undo_to(&m);
+        r
+    }
+
+    /// Replay a chosen turn with every hook; `Some(reason)` if it was refused after all.
+    fn play(&mut self, pos: &mut Position, turn: &Turn) -> Result<Option<String>, ScriptError> {
+        if !self.start(pos)? {
+            return Ok(Some("the turn cannot start".into()));
+        }
+        let preset = self.preset;
+        for &c in turn.parts() {
+            let kind = part_value(preset, pos, c).kind;
+            if let Some(body) = &preset.script.hooks.before[kind as usize]
+                && let Some(why) = self.hook(pos, body, None)?
+            {
+                return Ok(Some(why));
+            }
+            if !self.step(pos, c)? {
+                return Ok(Some("a rule refused this part".into()));
+            }
+        }
+        Ok(if self.end(pos)? { None } else { Some("a rule refused this turn".into()) })
+    }
+
+    /// The candidates for part `i`: moves, drops, or the squares its `from` names.
+    fn candidates(&mut self, pos: &mut Position, i: usize, kind: PartKind) -> Result<Vec<TurnPart>, ScriptError> {
+        let preset = self.preset;
+        let us = self.mover;
+        if kind == PartKind::Move {
+            let mut moves: Vec<Move> = Vec::new();
+            pos.legal_moves(preset, &mut moves);
+            pos.cache_moves(&moves);
+            return Ok(moves.into_iter().map(TurnPart::Move).collect());
+        }
+        if kind == PartKind::Drop {
+            let mut codes: Vec<u8> = pos.hands[us].iter().map(|&k| cell::piece(k as usize, us)).collect();
+            codes.sort_unstable();
+            codes.dedup();
+            let empties: Vec<Sq> =
+                preset.geo.squares.iter().copied().filter(|&s| pos.cells[s as usize] == cell::EMPTY).collect();
+            return Ok(codes.iter().flat_map(|&c| empties.iter().map(move |&s| TurnPart::Drop(c, s))).collect());
+        }
+        let squares: Vec<Sq> = match self.specs().get(i).and_then(|s| s.from.as_ref()) {
+            Some(body) => {
+                let v = hooks::value(preset, pos, body, us)?;
+                let items = match &v {
+                    Value::List(x) | Value::Set(x) => x.to_vec(),
+                    Value::Square(_) => vec![v.clone()],
+                    Value::None => Vec::new(),
+                    other => {
+                        let msg = format!(
+                            "the squares for a {} part must be a list or set, not {}",
+                            kind.word(),
+                            other.type_name()
+                        );
+                        return Err(ScriptError::new(body.span, msg));
+                    }
+                };
+                let mut sqs = Vec::new();
+                for it in items {
+                    match it {
+                        Value::Square(s) => sqs.push(s),
+                        other => {
+                            let msg =
+                                format!("expected squares for the {} part, found {}", kind.word(), other.type_name());
+                            return Err(ScriptError::new(body.span, msg));
+                        }
+                    }
+                }
+                sqs.sort_unstable();
+                sqs.dedup();
+                sqs
+            }
+            None => {
+                let default = |s: Sq| match kind {
+                    PartKind::Remove => cell::is_side(pos.cells[s as usize], us.other()),
+                    PartKind::Construct => pos.cells[s as usize] == cell::HOLE,
+                    _ => pos.cells[s as usize] == cell::EMPTY,
+                };
+                preset.geo.squares.iter().copied().filter(|&s| default(s)).collect()
+            }
+        };
+        let fits = |s: Sq| {
+            let c = pos.cells[s as usize];
+            match kind {
+                PartKind::Remove => cell::is_piece(c),
+                PartKind::Construct => c == cell::HOLE,
+                _ => c == cell::EMPTY,
+            }
+        };
+        Ok(squares
+            .into_iter()
+            .filter(|&s| fits(s))
+            .map(|s| match kind {
+                PartKind::Remove => TurnPart::Remove(s),
+                PartKind::Construct => TurnPart::Construct(s),
+                _ => TurnPart::Destroy(s),
+            })
+            .collect())
+    }
+}
+
+/// A part as scripts see it, described in the position before it.
+pub fn part_value(preset: &Preset, pos: &Position, p: TurnPart) -> PartVal {
+    let blank =
+        |kind, to, piece| PartVal { kind, from: 0, to, piece, captured: 0, captured_on: 0, promo: 0, rook: None };
+    match p {
+        TurnPart::Move(m) => move_part(preset, &pos.cells, pos.ep.victim, m),
+        TurnPart::Remove(s) => blank(PartKind::Remove, s, pos.cells[s as usize] & !cell::VIRGIN),
+        TurnPart::Drop(c, s) => blank(PartKind::Drop, s, c),
+        TurnPart::Construct(s) => blank(PartKind::Construct, s, 0),
+        TurnPart::Destroy(s) => blank(PartKind::Destroy, s, 0),
+    }
+}

@@ -1,0 +1,466 @@
+//! Built-in functions: what scripts may ask of the position and, in hooks that may, change in it.
+//! Nothing here reaches files, the network or the clock: the sandbox is what this table omits.
+
+use super::interp::{Interp, R, fail};
+use super::ir::Code;
+use super::value::{PartVal, Value};
+use crate::engine::board::{Sq, cell};
+use crate::engine::position::{Move, mflag};
+use crate::engine::side::Side;
+use crate::syntax::Span;
+use crate::syntax::script::PartKind;
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    PieceAt,
+    Empty,
+    Exists,
+    SideOf,
+    KindOf,
+    LabelOf,
+    NameOf,
+    IsRoyal,
+    ValueOf,
+    PieceOf,
+    FileOf,
+    RankOf,
+    SquareAt,
+    Neighbours,
+    Attacks,
+    Attacked,
+    InCheck,
+    LegalMoves,
+    Captures,
+    History,
+    LastTurn,
+    TurnNumber,
+    Halfmoves,
+    Squares,
+    Holes,
+    Pieces,
+    Count,
+    Follow,
+    Hand,
+    Len,
+    List,
+    Set,
+    Add,
+    Discard,
+    Keys,
+    Get,
+    Put,
+    Abs,
+    Min,
+    Max,
+    Str,
+    Range,
+    RemovePiece,
+    Place,
+    Construct,
+    Destroy,
+    ToHand,
+    FromHand,
+    Promote,
+}
+
+/// Name, built-in, fewest and most arguments, whether it changes the position, what it does.
+pub const TABLE: &[(&str, Builtin, usize, usize, bool, &str)] = &[
+    ("piece_at", Builtin::PieceAt, 1, 1, false, "the piece on a square, or none"),
+    ("empty", Builtin::Empty, 1, 1, false, "whether a square exists and holds no piece"),
+    ("exists", Builtin::Exists, 1, 1, false, "whether a square is on the board (not a hole)"),
+    ("side_of", Builtin::SideOf, 1, 1, false, "the side of a piece (or of the piece on a square)"),
+    ("kind_of", Builtin::KindOf, 1, 1, false, "the kind of a piece"),
+    ("label_of", Builtin::LabelOf, 1, 1, false, "the label of a piece, as in FEN"),
+    ("name_of", Builtin::NameOf, 1, 1, false, "the name of a piece or kind"),
+    ("is_royal", Builtin::IsRoyal, 1, 1, false, "whether a piece or kind is royal"),
+    ("value_of", Builtin::ValueOf, 1, 1, false, "the declared value of a piece or kind"),
+    ("piece_of", Builtin::PieceOf, 2, 2, false, "the piece of a kind and side: piece_of(Queen, white)"),
+    ("file_of", Builtin::FileOf, 1, 1, false, "the file of a square, 1 for a"),
+    ("rank_of", Builtin::RankOf, 1, 2, false, "the rank of a square, 1 first; with a side, counted from that side"),
+    ("square_at", Builtin::SquareAt, 2, 2, false, "the square at file and rank (1-based), or none"),
+    ("neighbours", Builtin::Neighbours, 1, 1, false, "the existing squares sharing an edge or corner"),
+    ("attacks", Builtin::Attacks, 1, 1, false, "the squares the piece on a square could capture on"),
+    ("attacked", Builtin::Attacked, 2, 2, false, "whether a side attacks a square"),
+    ("in_check", Builtin::InCheck, 1, 1, false, "whether a side's royal piece is attacked"),
+    ("legal_moves", Builtin::LegalMoves, 0, 0, false, "the legal moves of the side to move, as parts"),
+    ("captures", Builtin::Captures, 1, 1, false, "the legal capturing moves of the piece on a square"),
+    ("history", Builtin::History, 0, 0, false, "the turns played, each a list of parts"),
+    ("last_turn", Builtin::LastTurn, 0, 0, false, "the parts of the turn before this one"),
+    ("turn_number", Builtin::TurnNumber, 0, 0, false, "this turn's number: 1 is White's first"),
+    ("halfmoves", Builtin::Halfmoves, 0, 0, false, "turns since the last capture or irreversible move"),
+    ("squares", Builtin::Squares, 0, 0, false, "every existing square"),
+    ("holes", Builtin::Holes, 0, 0, false, "every missing square"),
+    ("pieces", Builtin::Pieces, 1, 1, false, "the squares holding a side's pieces"),
+    (
+        "count",
+        Builtin::Count,
+        1,
+        2,
+        false,
+        "how many pieces of a kind (and side) or exactly this piece are on the board",
+    ),
+    ("follow", Builtin::Follow, 1, 1, false, "where the piece that stood on a square before this part stands now"),
+    ("hand", Builtin::Hand, 1, 1, false, "the pieces in a side's hand"),
+    ("len", Builtin::Len, 1, 1, false, "the length of a list, set, map or string"),
+    ("list", Builtin::List, 1, 1, false, "a list of the items"),
+    ("set", Builtin::Set, 1, 1, false, "a set of the items"),
+    ("add", Builtin::Add, 2, 2, false, "a list or set with one more item"),
+    ("discard", Builtin::Discard, 2, 2, false, "a list or set without an item, a map without a key"),
+    ("keys", Builtin::Keys, 1, 1, false, "the keys of a map"),
+    ("get", Builtin::Get, 2, 3, false, "a map's value for a key, or the default (none)"),
+    ("put", Builtin::Put, 3, 3, false, "a map with a key set to a value"),
+    ("abs", Builtin::Abs, 1, 1, false, "absolute value"),
+    ("min", Builtin::Min, 1, 8, false, "the least of the arguments (or of one list)"),
+    ("max", Builtin::Max, 1, 8, false, "the greatest of the arguments (or of one list)"),
+    ("str", Builtin::Str, 1, 1, false, "a value as text"),
+    ("range", Builtin::Range, 2, 2, false, "the integers from a up to b - 1"),
+    ("remove_piece", Builtin::RemovePiece, 1, 1, true, "empty a square"),
+    ("place", Builtin::Place, 2, 2, true, "put a piece on a square: place(piece_of(Queen, white), e4)"),
+    ("construct", Builtin::Construct, 1, 1, true, "create a missing square, empty"),
+    ("destroy", Builtin::Destroy, 1, 1, true, "remove an empty square from the board"),
+    ("to_hand", Builtin::ToHand, 2, 2, true, "put a piece of a kind into a side's hand"),
+    ("from_hand", Builtin::FromHand, 2, 2, true, "take a piece of a kind from a side's hand; false if none"),
+    ("promote", Builtin::Promote, 2, 2, true, "turn the piece on a square into a kind, same side"),
+];
+
+pub fn lookup(name: &str) -> Option<&'static (&'static str, Builtin, usize, usize, bool, &'static str)> {
+    TABLE.iter().find(|t| t.0 == name)
+}
+
+fn name_of(b: Builtin) -> &'static str {
+    TABLE.iter().find(|t| t.1 == b).map_or("?", |t| t.0)
+}
+
+/// A move as scripts see it, described in the position before it.
+pub fn move_part(preset: &crate::preset::Preset, cells: &[u8], ep_victim: Sq, m: Move) -> PartVal {
+    let piece = cells[m.from as usize] & !cell::VIRGIN;
+    let (captured, captured_on) = if m.flags & mflag::EP != 0 {
+        (cells[ep_victim as usize] & !cell::VIRGIN, ep_victim)
+    } else if m.flags & mflag::CASTLE == 0 && cell::is_piece(cells[m.to as usize]) {
+        (cells[m.to as usize] & !cell::VIRGIN, m.to)
+    } else {
+        (0, 0)
+    };
+    let rook = (m.flags & mflag::CASTLE != 0).then(|| {
+        let c = &preset.castles[m.extra as usize];
+        (c.rook_from, c.rook_to)
+    });
+    PartVal { kind: PartKind::Move, from: m.from, to: m.to, piece, captured, captured_on, promo: m.promo, rook }
+}
+
+impl Interp<'_> {
+    fn square(&self, v: &Value, arg: &Code) -> R<Sq> {
+        match v {
+            Value::Square(s) => Ok(*s),
+            other => Err(fail(arg.span, format!("expected a square, found {}", other.type_name()))),
+        }
+    }
+
+    fn side(&self, v: &Value, arg: &Code) -> R<Side> {
+        match v {
+            Value::Side(s) => Ok(*s),
+            other => Err(fail(
+                arg.span,
+                format!("expected a side (white, black, mover, opponent), found {}", other.type_name()),
+            )),
+        }
+    }
+
+    /// A piece, or the piece on a square.
+    fn piece(&self, v: &Value, arg: &Code) -> R<Option<u8>> {
+        match v {
+            Value::Piece(c) => Ok(Some(*c)),
+            Value::Square(s) => {
+                Ok(Some(self.pos.cells[*s as usize]).filter(|&c| cell::is_piece(c)).map(|c| c & !cell::VIRGIN))
+            }
+            Value::None => Ok(None),
+            other => Err(fail(arg.span, format!("expected a piece or a square, found {}", other.type_name()))),
+        }
+    }
+
+    fn kind(&self, v: &Value, arg: &Code) -> R<usize> {
+        match v {
+            Value::Kind(k) => Ok(*k as usize),
+            Value::Piece(c) => Ok(cell::kind(*c)),
+            other => Err(fail(arg.span, format!("expected a kind of piece (e.g. Queen), found {}", other.type_name()))),
+        }
+    }
+
+    fn int(&self, v: &Value, arg: &Code) -> R<i64> {
+        match v {
+            Value::Int(i) => Ok(*i),
+            other => Err(fail(arg.span, format!("expected an integer, found {}", other.type_name()))),
+        }
+    }
+
+    fn items(&self, v: &Value, arg: &Code) -> R<Vec<Value>> {
+        match v {
+            Value::List(x) | Value::Set(x) => Ok(x.to_vec()),
+            Value::Map(m) => Ok(m.iter().map(|(k, _)| k.clone()).collect()),
+            other => Err(fail(arg.span, format!("expected a list, set or map, found {}", other.type_name()))),
+        }
+    }
+
+    fn squares_value(&self, it: impl Iterator<Item = Sq>) -> Value {
+        Value::List(Arc::new(it.map(Value::Square).collect()))
+    }
+
+    fn legal_parts(&mut self) -> Vec<PartVal> {
+        let moves = self.pos.legal_moves_cached(self.preset);
+        let victim = self.pos.ep.victim;
+        moves.into_iter().map(|m| move_part(self.preset, &self.pos.cells, victim, m)).collect()
+    }
+
+    pub(super) fn builtin(&mut self, b: Builtin, v: Vec<Value>, args: &[Code], span: Span) -> R<Value> {
+        use Builtin::*;
+        let (preset, geo) = (self.preset, &self.preset.geo);
+        if TABLE.iter().any(|t| t.1 == b && t.4) && !self.mutate {
+            return Err(fail(
+                span,
+                format!("`{}` changes the position, which is not allowed in `{}`", name_of(b), self.where_),
+            ));
+        }
+        let pv = |c: u8| if cell::is_piece(c) { Value::Piece(c & !cell::VIRGIN) } else { Value::None };
+        let out = match b {
+            PieceAt => pv(self.pos.cells[self.square(&v[0], &args[0])? as usize]),
+            Empty => Value::Bool(self.pos.cells[self.square(&v[0], &args[0])? as usize] == cell::EMPTY),
+            Exists => {
+                let c = self.pos.cells[self.square(&v[0], &args[0])? as usize];
+                Value::Bool(c != cell::HOLE && c != cell::OFF)
+            }
+            SideOf => self.piece(&v[0], &args[0])?.map_or(Value::None, |c| Value::Side(cell::side(c))),
+            KindOf => self.piece(&v[0], &args[0])?.map_or(Value::None, |c| Value::Kind(cell::kind(c) as u8)),
+            LabelOf => self.piece(&v[0], &args[0])?.map_or(Value::None, |c| Value::Str(preset.label_of(c).into())),
+            NameOf | IsRoyal | ValueOf => {
+                let k = match &v[0] {
+                    Value::Kind(k) => Some(*k as usize),
+                    other => self.piece(other, &args[0])?.map(cell::kind),
+                };
+                match k.map(|k| &preset.kinds[k]) {
+                    None => Value::None,
+                    Some(k) if b == NameOf => Value::Str(k.name.as_str().into()),
+                    Some(k) if b == IsRoyal => Value::Bool(k.royal),
+                    Some(k) => Value::Int(k.value as i64),
+                }
+            }
+            PieceOf => Value::Piece(cell::piece(self.kind(&v[0], &args[0])?, self.side(&v[1], &args[1])?)),
+            FileOf => Value::Int(geo.file(self.square(&v[0], &args[0])?) as i64 + 1),
+            RankOf => {
+                let s = self.square(&v[0], &args[0])?;
+                match v.get(1) {
+                    Some(side) => {
+                        let side = self.side(side, &args[1])?;
+                        Value::Int(geo.relative_rank(s, side) as i64 + 1)
+                    }
+                    None => Value::Int(geo.rank(s) as i64 + 1),
+                }
+            }
+            SquareAt => {
+                let (f, r) = (self.int(&v[0], &args[0])?, self.int(&v[1], &args[1])?);
+                let ok = (1..=geo.files as i64).contains(&f) && (1..=geo.ranks as i64).contains(&r);
+                if ok { Value::Square(geo.square(f as usize - 1, r as usize - 1)) } else { Value::None }
+            }
+            Neighbours => {
+                let s = self.square(&v[0], &args[0])?;
+                let (f, r) = (geo.file(s) as i64, geo.rank(s) as i64);
+                let mut out = Vec::new();
+                for (dx, dy) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
+                    let (x, y) = (f + dx, r + dy);
+                    if x >= 0 && y >= 0 && (x as usize) < geo.files && (y as usize) < geo.ranks {
+                        let t = geo.square(x as usize, y as usize);
+                        if self.pos.cells[t as usize] != cell::HOLE {
+                            out.push(t);
+                        }
+                    }
+                }
+                self.squares_value(out.into_iter())
+            }
+            Attacks => {
+                let s = self.square(&v[0], &args[0])?;
+                Value::List(Arc::new(self.pos.attacks_from(preset, s).into_iter().map(Value::Square).collect()))
+            }
+            Attacked => {
+                let s = self.square(&v[0], &args[0])?;
+                Value::Bool(self.pos.attacked(preset, s, self.side(&v[1], &args[1])?))
+            }
+            InCheck => Value::Bool(self.pos.in_check(preset, self.side(&v[0], &args[0])?)),
+            LegalMoves => Value::List(Arc::new(self.legal_parts().into_iter().map(Value::Part).collect())),
+            Captures => {
+                let s = self.square(&v[0], &args[0])?;
+                let parts = self.legal_parts().into_iter().filter(|p| p.from == s && p.captured != 0);
+                Value::List(Arc::new(parts.map(Value::Part).collect()))
+            }
+            History => {
+                let turns = self.pos.turn_log();
+                Value::List(Arc::new(
+                    turns
+                        .into_iter()
+                        .map(|t| Value::List(Arc::new(t.iter().copied().map(Value::Part).collect())))
+                        .collect(),
+                ))
+            }
+            LastTurn => {
+                let turns = self.pos.turn_log();
+                let last = turns.last().map(|t| t.iter().copied().map(Value::Part).collect()).unwrap_or_default();
+                Value::List(Arc::new(last))
+            }
+            TurnNumber => Value::Int(self.pos.turn_number() as i64),
+            Halfmoves => Value::Int(self.pos.halfmove as i64),
+            Squares => {
+                self.squares_value(geo.squares.iter().copied().filter(|&s| self.pos.cells[s as usize] != cell::HOLE))
+            }
+            Holes => {
+                self.squares_value(geo.squares.iter().copied().filter(|&s| self.pos.cells[s as usize] == cell::HOLE))
+            }
+            Pieces => {
+                let side = self.side(&v[0], &args[0])?;
+                self.squares_value(
+                    geo.squares.iter().copied().filter(|&s| cell::is_side(self.pos.cells[s as usize], side)),
+                )
+            }
+            Count => {
+                let n = match (&v[0], v.get(1)) {
+                    (Value::Piece(c), None) => self.pos.counts[cell::code(*c) as usize] as i64,
+                    (k, side) => {
+                        let k = self.kind(k, &args[0])?;
+                        let sides = match side {
+                            Some(s) => vec![self.side(s, &args[1])?],
+                            None => Side::BOTH.to_vec(),
+                        };
+                        sides.into_iter().map(|s| self.pos.counts[cell::piece(k, s) as usize] as i64).sum()
+                    }
+                };
+                Value::Int(n)
+            }
+            Follow => {
+                let s = self.square(&v[0], &args[0])?;
+                let Some(p) = self.part else {
+                    return Err(fail(span, format!("`follow` needs a part, and there is none in `{}`", self.where_)));
+                };
+                let moved = match p.rook {
+                    Some((rf, rt)) if s == rf => Some(rt),
+                    _ if p.kind == PartKind::Move && s == p.from => Some(p.to),
+                    _ if s == p.captured_on && p.captured != 0 => None,
+                    _ if p.kind == PartKind::Remove && s == p.to => None,
+                    _ => Some(s).filter(|&s| cell::is_piece(self.pos.cells[s as usize])),
+                };
+                moved.map_or(Value::None, Value::Square)
+            }
+            Hand => {
+                let side = self.side(&v[0], &args[0])?;
+                Value::List(Arc::new(
+                    self.pos.hands[side].iter().map(|&k| Value::Piece(cell::piece(k as usize, side))).collect(),
+                ))
+            }
+            Len => Value::Int(match &v[0] {
+                Value::List(x) | Value::Set(x) => x.len(),
+                Value::Map(m) => m.len(),
+                Value::Str(s) => s.chars().count(),
+                other => return Err(fail(args[0].span, format!("{} has no length", other.type_name()))),
+            } as i64),
+            List => Value::List(Arc::new(self.items(&v[0], &args[0])?)),
+            Set => Value::set_of(self.items(&v[0], &args[0])?),
+            Add => match &v[0] {
+                Value::List(x) => Value::List(Arc::new(x.iter().cloned().chain([v[1].clone()]).collect())),
+                Value::Set(x) => Value::set_of(x.iter().cloned().chain([v[1].clone()]).collect()),
+                other => return Err(fail(args[0].span, format!("cannot add to {}", other.type_name()))),
+            },
+            Discard => match &v[0] {
+                Value::List(x) => Value::List(Arc::new(x.iter().filter(|&i| i != &v[1]).cloned().collect())),
+                Value::Set(x) => Value::Set(Arc::new(x.iter().filter(|&i| i != &v[1]).cloned().collect())),
+                Value::Map(m) => Value::Map(Arc::new(m.iter().filter(|(k, _)| k != &v[1]).cloned().collect())),
+                other => return Err(fail(args[0].span, format!("cannot discard from {}", other.type_name()))),
+            },
+            Keys => match &v[0] {
+                Value::Map(m) => Value::List(Arc::new(m.iter().map(|(k, _)| k.clone()).collect())),
+                other => return Err(fail(args[0].span, format!("{} has no keys", other.type_name()))),
+            },
+            Get => match &v[0] {
+                Value::Map(m) => match m.binary_search_by(|(k, _)| k.cmp(&v[1])) {
+                    Ok(at) => m[at].1.clone(),
+                    Err(_) => v.get(2).cloned().unwrap_or_default(),
+                },
+                other => return Err(fail(args[0].span, format!("cannot look up a key in {}", other.type_name()))),
+            },
+            Put => match &v[0] {
+                Value::Map(m) => {
+                    let mut items: Vec<(Value, Value)> = m.to_vec();
+                    items.push((v[1].clone(), v[2].clone()));
+                    Value::map_of(items)
+                }
+                other => return Err(fail(args[0].span, format!("cannot put a key into {}", other.type_name()))),
+            },
+            Abs => Value::Int(self.int(&v[0], &args[0])?.checked_abs().ok_or_else(|| fail(span, "integer overflow"))?),
+            Min | Max => {
+                let items = if v.len() == 1 { self.items(&v[0], &args[0])? } else { v.clone() };
+                let best = if b == Min { items.into_iter().min() } else { items.into_iter().max() };
+                best.unwrap_or_default()
+            }
+            Str => Value::Str(v[0].display(preset).into()),
+            Range => {
+                let (a, z) = (self.int(&v[0], &args[0])?, self.int(&v[1], &args[1])?);
+                if z.saturating_sub(a) > super::interp::MAX_MEMORY as i64 {
+                    return Err(fail(span, format!("range({a}, {z}) is larger than the memory budget")));
+                }
+                Value::List(Arc::new((a..z).map(Value::Int).collect()))
+            }
+            RemovePiece => {
+                let s = self.square(&v[0], &args[0])?;
+                if cell::is_piece(self.pos.cells[s as usize]) {
+                    self.pos.set(&preset.zobrist, s, cell::EMPTY);
+                }
+                Value::None
+            }
+            Place => {
+                let Value::Piece(c) = v[0] else {
+                    return Err(fail(args[0].span, format!("expected a piece, found {}", v[0].type_name())));
+                };
+                let s = self.square(&v[1], &args[1])?;
+                if self.pos.cells[s as usize] == cell::HOLE {
+                    return Err(fail(args[1].span, format!("{} does not exist: construct it first", geo.name(s))));
+                }
+                self.pos.set(&preset.zobrist, s, c);
+                Value::None
+            }
+            Construct => {
+                let s = self.square(&v[0], &args[0])?;
+                if self.pos.cells[s as usize] == cell::HOLE {
+                    self.pos.set(&preset.zobrist, s, cell::EMPTY);
+                }
+                Value::None
+            }
+            Destroy => {
+                let s = self.square(&v[0], &args[0])?;
+                if cell::is_piece(self.pos.cells[s as usize]) {
+                    return Err(fail(args[0].span, format!("{} holds a piece: remove it first", geo.name(s))));
+                }
+                self.pos.set(&preset.zobrist, s, cell::HOLE);
+                Value::None
+            }
+            ToHand => {
+                let side = self.side(&v[0], &args[0])?;
+                let k = self.kind(&v[1], &args[1])?;
+                self.pos.hand_add(preset, side, k as u8);
+                Value::None
+            }
+            FromHand => {
+                let side = self.side(&v[0], &args[0])?;
+                let k = self.kind(&v[1], &args[1])?;
+                Value::Bool(self.pos.hand_take(preset, side, k as u8))
+            }
+            Promote => {
+                let s = self.square(&v[0], &args[0])?;
+                let c = self.pos.cells[s as usize];
+                if !cell::is_piece(c) {
+                    return Err(fail(args[0].span, format!("no piece on {} to promote", geo.name(s))));
+                }
+                let k = self.kind(&v[1], &args[1])?;
+                self.pos.set(&preset.zobrist, s, cell::piece(k, cell::side(c)));
+                Value::None
+            }
+        };
+        self.charge(span, &out)?;
+        Ok(out)
+    }
+}

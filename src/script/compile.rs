@@ -1,0 +1,329 @@
+//! Script AST to IR: every name resolved once, when the preset loads, with every error collected.
+
+use super::builtins;
+use super::ir::*;
+use super::value::Value;
+use crate::check::suggest;
+use crate::diag::Diagnostic;
+use crate::engine::board::Geometry;
+use crate::engine::side::Side;
+use crate::preset::Kind;
+use crate::syntax::Span;
+use crate::syntax::script::{self as ast, ExprKind, HookPoint, Phase, StmtKind};
+use indexmap::IndexMap;
+
+/// Most parts a turn may declare.
+pub const MAX_PARTS: usize = 4;
+
+/// What the script declarations of a preset add up to, after `extends` overriding.
+#[derive(Default)]
+pub struct Decls {
+    pub vars: IndexMap<String, ast::VarDecl>,
+    pub fns: IndexMap<String, ast::FnDecl>,
+    pub hooks: IndexMap<HookPoint, ast::HookDecl>,
+    pub turn: Option<(Vec<ast::TurnPartDecl>, Span)>,
+}
+
+pub struct Compiler<'a> {
+    kinds: &'a [Kind],
+    geo: &'a Geometry,
+    globals: Vec<(String, bool)>,
+    fns: Vec<(String, usize)>,
+    pub diags: Vec<Diagnostic>,
+    scopes: Vec<Vec<(String, u16)>>,
+    next_slot: u16,
+    max_slot: u16,
+    in_loop: u32,
+    /// Whether `part` means something where we are compiling.
+    has_part: bool,
+}
+
+impl<'a> Compiler<'a> {
+    pub fn new(kinds: &'a [Kind], geo: &'a Geometry) -> Compiler<'a> {
+        Compiler {
+            kinds,
+            geo,
+            globals: Vec::new(),
+            fns: Vec::new(),
+            diags: Vec::new(),
+            scopes: Vec::new(),
+            next_slot: 0,
+            max_slot: 0,
+            in_loop: 0,
+            has_part: false,
+        }
+    }
+
+    fn err(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::new(span, msg));
+    }
+
+    /// Compile everything; global initial values are filled in later (they need a preset to evaluate).
+    pub fn script(mut self, d: &Decls) -> (Script, Vec<Code>, Vec<Diagnostic>) {
+        self.globals = d.vars.values().map(|v| (v.name.node.clone(), v.state)).collect();
+        self.fns = d.fns.values().map(|f| (f.name.node.clone(), f.params.len())).collect();
+        for v in d.vars.values() {
+            self.check_name(&v.name);
+        }
+        let inits: Vec<Code> = d.vars.values().map(|v| self.expr_alone(&v.init)).collect();
+        let globals = d
+            .vars
+            .values()
+            .map(|v| Global { name: v.name.node.clone(), init: Value::None, state: v.state, span: v.name.span })
+            .collect();
+        let funcs = d.fns.values().map(|f| self.body(&f.name.node, &f.params, &f.body, f.span, false)).collect();
+        let mut hooks = Hooks::default();
+        for h in d.hooks.values() {
+            let with_part = matches!(h.point, HookPoint::Part(..) | HookPoint::Capture);
+            let body = self.body(&h.point.describe(), &[], &h.body, h.span, with_part);
+            match h.point {
+                HookPoint::TurnStart => hooks.turn_start = Some(body),
+                HookPoint::Part(Phase::Before, k) => hooks.before[k as usize] = Some(body),
+                HookPoint::Part(Phase::Validate, k) => hooks.validate[k as usize] = Some(body),
+                HookPoint::Part(Phase::After, k) => hooks.after[k as usize] = Some(body),
+                HookPoint::Capture => hooks.capture = Some(body),
+                HookPoint::TurnEnd => hooks.turn_end = Some(body),
+                HookPoint::Every { n, offset } => hooks.every.push((n, offset, body)),
+                HookPoint::GameEnd => hooks.game_end = Some(body),
+            }
+        }
+        let mut turn = Vec::new();
+        if let Some((parts, span)) = &d.turn {
+            if parts.len() > MAX_PARTS {
+                self.err(*span, format!("a turn may have at most {MAX_PARTS} parts; this one has {}", parts.len()));
+            }
+            if parts.iter().all(|p| p.optional) {
+                self.err(*span, "every part of this turn is optional: make at least one part required");
+            }
+            for p in parts {
+                let from = p.from.as_ref().map(|e| {
+                    let name = format!("the `from` of the {} part", p.kind.word());
+                    let ret = ast::Stmt::new(StmtKind::Return(Some(e.clone())), e.span);
+                    self.body(&name, &[], &[ret], e.span, false)
+                });
+                turn.push(PartSpec { optional: p.optional, kind: p.kind, from, span: p.span });
+            }
+        }
+        let active = !globals_is_empty(d) || !d.hooks.is_empty() || d.turn.is_some();
+        let script = Script { globals, funcs, hooks, turn, active };
+        (script, inits, self.diags)
+    }
+
+    fn check_name(&mut self, n: &ast::Name) {
+        if builtins::lookup(&n.node).is_some() {
+            self.err(n.span, format!("`{}` is a built-in function; choose another name", n.node));
+        }
+    }
+
+    /// Compile one expression that stands alone (initial values, FEN state values).
+    pub fn expr_alone(&mut self, e: &ast::Expr) -> Code {
+        self.scopes = vec![Vec::new()];
+        self.next_slot = 0;
+        self.max_slot = 0;
+        let c = self.expr(e);
+        if self.max_slot > 0 {
+            self.err(e.span, "an initial value cannot declare variables");
+        }
+        c
+    }
+
+    fn body(&mut self, name: &str, params: &[ast::Name], stmts: &[ast::Stmt], span: Span, has_part: bool) -> Body {
+        self.scopes = vec![Vec::new()];
+        self.next_slot = 0;
+        self.max_slot = 0;
+        self.has_part = has_part;
+        for p in params {
+            self.declare(p);
+        }
+        let ops = self.block(stmts);
+        self.has_part = false;
+        Body { name: name.to_string(), params: params.len() as u16, locals: self.max_slot, ops, span }
+    }
+
+    fn declare(&mut self, n: &ast::Name) -> u16 {
+        self.check_name(n);
+        let slot = self.next_slot;
+        self.next_slot += 1;
+        self.max_slot = self.max_slot.max(self.next_slot);
+        if let Some(s) = self.scopes.last_mut() {
+            s.push((n.node.clone(), slot));
+        }
+        slot
+    }
+
+    fn block(&mut self, stmts: &[ast::Stmt]) -> Vec<Op> {
+        self.scopes.push(Vec::new());
+        let saved = self.next_slot;
+        let ops = stmts.iter().map(|s| Op { st: self.stmt(s), span: s.span }).collect();
+        self.scopes.pop();
+        self.next_slot = saved;
+        ops
+    }
+
+    fn local(&self, name: &str) -> Option<u16> {
+        self.scopes.iter().rev().find_map(|s| s.iter().rev().find(|(n, _)| n == name).map(|&(_, i)| i))
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt) -> St {
+        match &s.node {
+            StmtKind::Let(n, e) => {
+                let c = self.expr(e);
+                St::SetLocal(self.declare(n), c)
+            }
+            StmtKind::Assign(n, e) => {
+                let c = self.expr(e);
+                if let Some(i) = self.local(&n.node) {
+                    St::SetLocal(i, c)
+                } else if let Some(i) = self.globals.iter().position(|g| g.0 == n.node) {
+                    St::SetGlobal(i as u16, c)
+                } else {
+                    let known: Vec<String> = self.names_in_scope();
+                    let hint = suggest(&n.node, known.iter().collect());
+                    self.err(n.span, format!("no variable `{}` to assign to (declare it with `let`){hint}", n.node));
+                    St::Eval(c)
+                }
+            }
+            StmtKind::If(branches, otherwise) => {
+                let b = branches.iter().map(|(c, body)| (self.expr(c), self.block(body))).collect();
+                St::If(b, otherwise.as_ref().map(|o| self.block(o)).unwrap_or_default())
+            }
+            StmtKind::For(n, e, body) => {
+                let c = self.expr(e);
+                self.scopes.push(Vec::new());
+                let saved = self.next_slot;
+                let slot = self.declare(n);
+                self.in_loop += 1;
+                let b = self.block(body);
+                self.in_loop -= 1;
+                self.scopes.pop();
+                self.next_slot = saved;
+                St::For(slot, c, b)
+            }
+            StmtKind::While(c, body) => {
+                let c = self.expr(c);
+                self.in_loop += 1;
+                let b = self.block(body);
+                self.in_loop -= 1;
+                St::While(c, b)
+            }
+            StmtKind::Return(e) => St::Return(e.as_ref().map(|e| self.expr(e))),
+            StmtKind::Break | StmtKind::Continue => {
+                if self.in_loop == 0 {
+                    self.err(s.span, "`break` and `continue` belong inside a loop");
+                }
+                if matches!(s.node, StmtKind::Break) { St::Break } else { St::Continue }
+            }
+            StmtKind::Reject(e) => St::Reject(self.expr(e)),
+            StmtKind::Win(side, reason) => St::Win(self.expr(side), self.expr(reason)),
+            StmtKind::Draw(e) => St::Draw(self.expr(e)),
+            StmtKind::Say(e) => St::Say(self.expr(e)),
+            StmtKind::Expr(e) => St::Eval(self.expr(e)),
+        }
+    }
+
+    fn names_in_scope(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.scopes.iter().flatten().map(|(n, _)| n.clone()).collect();
+        v.extend(self.globals.iter().map(|g| g.0.clone()));
+        v
+    }
+
+    fn expr(&mut self, e: &ast::Expr) -> Code {
+        let ex = match &e.node {
+            ExprKind::Int(i) => Ex::Const(Value::Int(*i)),
+            ExprKind::Str(s) => Ex::Const(Value::Str(s.as_str().into())),
+            ExprKind::Bool(b) => Ex::Const(Value::Bool(*b)),
+            ExprKind::None => Ex::Const(Value::None),
+            ExprKind::Square(s) => match self.square(s) {
+                Some(v) => Ex::Const(v),
+                None => {
+                    self.err(e.span, format!("`{s}` is not a square of this board"));
+                    Ex::Const(Value::None)
+                }
+            },
+            ExprKind::Ident(name) => self.ident(name, e.span),
+            ExprKind::List(items) => Ex::List(items.iter().map(|i| self.expr(i)).collect()),
+            ExprKind::Set(items) => Ex::Set(items.iter().map(|i| self.expr(i)).collect()),
+            ExprKind::Map(items) => Ex::Map(items.iter().map(|(k, v)| (self.expr(k), self.expr(v))).collect()),
+            ExprKind::Not(x) => Ex::Not(Box::new(self.expr(x))),
+            ExprKind::Neg(x) => Ex::Neg(Box::new(self.expr(x))),
+            ExprKind::Binary(op, a, b) => Ex::Bin(*op, Box::new(self.expr(a)), Box::new(self.expr(b))),
+            ExprKind::Call(name, args) => self.call(name, args),
+            ExprKind::Field(x, f) => {
+                let c = self.expr(x);
+                match Field::ALL.iter().find(|(n, _)| *n == f.node) {
+                    Some(&(_, field)) => Ex::Field(Box::new(c), field),
+                    None => {
+                        let names: Vec<String> = Field::ALL.iter().map(|(n, _)| n.to_string()).collect();
+                        let hint = suggest(&f.node, names.iter().collect());
+                        self.err(f.span, format!("no field `{}`{hint}", f.node));
+                        Ex::Const(Value::None)
+                    }
+                }
+            }
+            ExprKind::Index(x, i) => Ex::Index(Box::new(self.expr(x)), Box::new(self.expr(i))),
+        };
+        Code { ex, span: e.span }
+    }
+
+    fn square(&self, s: &str) -> Option<Value> {
+        self.geo.parse_square(s).map(Value::Square)
+    }
+
+    fn ident(&mut self, name: &str, span: Span) -> Ex {
+        if let Some(i) = self.local(name) {
+            return Ex::Local(i);
+        }
+        if let Some(i) = self.globals.iter().position(|g| g.0 == name) {
+            return Ex::Global(i as u16);
+        }
+        match name {
+            "mover" => return Ex::Mover,
+            "opponent" => return Ex::Opponent,
+            "white" => return Ex::Const(Value::Side(Side::White)),
+            "black" => return Ex::Const(Value::Side(Side::Black)),
+            "part" if self.has_part => return Ex::Part,
+            "part" => {
+                self.err(span, "`part` exists only in part hooks (`before`/`validate`/`after` PART, `capture`)");
+                return Ex::Const(Value::None);
+            }
+            _ => {}
+        }
+        if let Some(k) = self.kinds.iter().position(|k| k.name == name) {
+            return Ex::Const(Value::Kind(k as u8));
+        }
+        let mut known = self.names_in_scope();
+        known.extend(self.kinds.iter().map(|k| k.name.clone()));
+        known.extend(["mover", "opponent", "white", "black"].map(String::from));
+        let hint = suggest(name, known.iter().collect());
+        self.err(span, format!("unknown name `{name}`{hint}"));
+        Ex::Const(Value::None)
+    }
+
+    fn call(&mut self, name: &ast::Name, args: &[ast::Expr]) -> Ex {
+        let codes: Vec<Code> = args.iter().map(|a| self.expr(a)).collect();
+        if let Some(i) = self.fns.iter().position(|f| f.0 == name.node) {
+            let want = self.fns[i].1;
+            if want != codes.len() {
+                self.err(name.span, format!("`{}` takes {want} argument(s), given {}", name.node, codes.len()));
+            }
+            return Ex::Call(i as u16, codes);
+        }
+        if let Some(&(_, b, min, max, _, _)) = builtins::lookup(&name.node) {
+            if codes.len() < min || codes.len() > max {
+                let want = if min == max { min.to_string() } else { format!("{min} to {max}") };
+                self.err(name.span, format!("`{}` takes {want} argument(s), given {}", name.node, codes.len()));
+                return Ex::Const(Value::None);
+            }
+            return Ex::Builtin(b, codes);
+        }
+        let mut known: Vec<String> = self.fns.iter().map(|f| f.0.clone()).collect();
+        known.extend(builtins::TABLE.iter().map(|t| t.0.to_string()));
+        let hint = suggest(&name.node, known.iter().collect());
+        self.err(name.span, format!("no function `{}`{hint}", name.node));
+        Ex::Const(Value::None)
+    }
+}
+
+fn globals_is_empty(d: &Decls) -> bool {
+    d.vars.is_empty()
+}

@@ -1,0 +1,72 @@
+//! How the engine runs a hook: a fresh interpreter over the position, with what the hook may do.
+
+use super::interp::{Interp, Outcome, ScriptError};
+use super::ir::Body;
+use super::value::{PartVal, Value};
+use crate::engine::{GameOver, Position, Side};
+use crate::preset::Preset;
+
+/// Where a hook runs, for messages (`... in on after move`).
+pub struct Call<'b> {
+    pub body: &'b Body,
+    pub part: Option<PartVal>,
+    pub mover: Side,
+    pub mutate: bool,
+}
+
+/// Run a hook; `Ok(Some(reason))` when it rejected. A `win`/`draw` it declares is recorded in the position.
+pub fn run<'a>(
+    preset: &'a Preset,
+    pos: &'a mut Position,
+    call: Call<'a>,
+    said: Option<&'a mut Vec<String>>,
+) -> Result<Option<String>, ScriptError> {
+    let mut it = Interp::new(preset, pos, &call.body.name);
+    it.mover = call.mover;
+    it.part = call.part;
+    it.mutate = call.mutate;
+    it.said = said;
+    let out = it.run(call.body, Vec::new())?;
+    if let Some(g) = it.declared.take() {
+        it.pos.declare(g);
+    }
+    Ok(match out {
+        Outcome::Rejected(r) => Some(r),
+        Outcome::Done(_) => None,
+    })
+}
+
+/// Run a body for its value (a part's `from`, evaluation); it may not change the position.
+pub fn value(preset: &Preset, pos: &mut Position, body: &Body, mover: Side) -> Result<Value, ScriptError> {
+    let mut it = Interp::new(preset, pos, &body.name);
+    it.mover = mover;
+    match it.run(body, Vec::new())? {
+        Outcome::Done(v) => Ok(v),
+        Outcome::Rejected(r) => {
+            Err(ScriptError::new(body.span, format!("`reject \"{r}\"` outside a hook that may reject")))
+        }
+    }
+}
+
+/// The `on game_end` verdict for the side to move, if the preset has one.
+pub fn game_end(preset: &Preset, pos: &mut Position) -> Result<Option<GameOver>, ScriptError> {
+    let Some(body) = &preset.script.hooks.game_end else { return Ok(None) };
+    let mover = pos.side;
+    let mut it = Interp::new(preset, pos, &body.name);
+    it.mover = mover;
+    it.run(body, Vec::new())?;
+    Ok(it.declared.take())
+}
+
+/// Evaluate a constant expression (an initial value, a FEN state value) on an empty board.
+pub fn constant(preset: &Preset, code: &super::ir::Code) -> Result<Value, ScriptError> {
+    let body = Body {
+        name: "an initial value".into(),
+        params: 0,
+        locals: 0,
+        ops: vec![super::ir::Op { st: super::ir::St::Return(Some(code.clone())), span: code.span }],
+        span: code.span,
+    };
+    let mut pos = Position::empty(preset);
+    value(preset, &mut pos, &body, Side::White)
+}

@@ -1,0 +1,404 @@
+//! The tree-walking interpreter, with the sandbox's budgets: steps, call depth and memory.
+
+use super::ir::{Body, Code, Ex, Field, Op, St};
+use super::value::{PartVal, Value};
+use crate::diag::Diagnostic;
+use crate::engine::board::cell;
+use crate::engine::side::Side;
+use crate::engine::{GameOver, Position};
+use crate::preset::Preset;
+use crate::syntax::Span;
+use crate::syntax::script::BinOp;
+use std::sync::Arc;
+
+/// Steps (statements and expressions evaluated) one hook call may take.
+pub const MAX_STEPS: u64 = 2_000_000;
+/// Nested function calls one hook call may make.
+pub const MAX_DEPTH: u32 = 64;
+/// Elements (list items, map entries, string bytes / 8) one hook call may create.
+pub const MAX_MEMORY: usize = 4_000_000;
+
+/// A script failed: where and why. The turn it happened in is not played.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct ScriptError {
+    pub span: Span,
+    pub message: String,
+}
+
+impl ScriptError {
+    pub fn new(span: Span, message: impl Into<String>) -> ScriptError {
+        ScriptError { span, message: message.into() }
+    }
+
+    /// `path:line:col: error: ...` with the source line and a caret.
+    pub fn render(&self, preset: &Preset) -> String {
+        preset.sources.render(&Diagnostic::new(self.span, self.message.clone())).trim_end().to_string()
+    }
+}
+
+/// How a run ended when it did not fail.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    Done(Value),
+    Rejected(String),
+}
+
+pub(super) enum Stop {
+    Error(ScriptError),
+    Reject(String),
+}
+
+pub(super) type R<T> = Result<T, Stop>;
+
+enum Flow {
+    Next,
+    Break,
+    Continue,
+    Return(Value),
+}
+
+pub(super) fn fail(span: Span, msg: impl Into<String>) -> Stop {
+    Stop::Error(ScriptError::new(span, msg))
+}
+
+/// One hook or function run: the position it sees and may change, and its budgets.
+pub struct Interp<'a> {
+    pub preset: &'a Preset,
+    pub pos: &'a mut Position,
+    pub mover: Side,
+    pub part: Option<PartVal>,
+    /// Whether built-ins that change the position are allowed here.
+    pub mutate: bool,
+    /// Where `say` goes; `None` while turns are only being generated.
+    pub said: Option<&'a mut Vec<String>>,
+    /// A `win` or `draw` the run declared.
+    pub declared: Option<GameOver>,
+    pub(super) where_: &'a str,
+    steps: u64,
+    depth: u32,
+    pub(super) mem: usize,
+    /// Local slots of all active frames; a frame is a window starting at `base`.
+    locals: Vec<Value>,
+    base: usize,
+}
+
+impl<'a> Interp<'a> {
+    pub fn new(preset: &'a Preset, pos: &'a mut Position, where_: &'a str) -> Interp<'a> {
+        let mover = pos.side;
+        Interp {
+            preset,
+            pos,
+            mover,
+            part: None,
+            mutate: false,
+            said: None,
+            declared: None,
+            where_,
+            steps: 0,
+            depth: 0,
+            mem: 0,
+            locals: Vec::new(),
+            base: 0,
+        }
+    }
+
+    /// Run a body with arguments; `reject` ends it with `Rejected`.
+    pub fn run(&mut self, body: &Body, args: Vec<Value>) -> Result<Outcome, ScriptError> {
+        match self.call(body, args, body.span) {
+            Ok(v) => Ok(Outcome::Done(v)),
+            Err(Stop::Reject(r)) => Ok(Outcome::Rejected(r)),
+            Err(Stop::Error(e)) => Err(e),
+        }
+    }
+
+    fn call(&mut self, body: &Body, args: Vec<Value>, at: Span) -> R<Value> {
+        if self.depth >= MAX_DEPTH {
+            return Err(fail(at, format!("calls nest deeper than {MAX_DEPTH} levels (runaway recursion?)")));
+        }
+        self.depth += 1;
+        let saved = self.base;
+        self.base = self.locals.len();
+        self.locals.extend(args);
+        self.locals.resize(self.base + body.locals as usize, Value::None);
+        let r = self.block(&body.ops);
+        self.locals.truncate(self.base);
+        self.base = saved;
+        self.depth -= 1;
+        match r? {
+            Flow::Return(v) => Ok(v),
+            _ => Ok(Value::None),
+        }
+    }
+
+    #[inline]
+    fn step(&mut self, span: Span) -> R<()> {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            return Err(fail(
+                span,
+                format!("the script ran for more than {MAX_STEPS} steps in `{}` (endless loop?)", self.where_),
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn charge(&mut self, span: Span, v: &Value) -> R<()> {
+        self.mem += v.weight();
+        if self.mem > MAX_MEMORY {
+            return Err(fail(span, format!("the script built more than {MAX_MEMORY} values in `{}`", self.where_)));
+        }
+        Ok(())
+    }
+
+    fn block(&mut self, ops: &[Op]) -> R<Flow> {
+        for op in ops {
+            match self.exec(op)? {
+                Flow::Next => {}
+                other => return Ok(other),
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    fn exec(&mut self, op: &Op) -> R<Flow> {
+        self.step(op.span)?;
+        match &op.st {
+            St::SetLocal(i, e) => {
+                let v = self.eval(e)?;
+                self.locals[self.base + *i as usize] = v;
+            }
+            St::SetGlobal(i, e) => {
+                let v = self.eval(e)?;
+                self.pos.set_state(self.preset, *i as usize, v);
+            }
+            St::If(branches, otherwise) => {
+                for (cond, body) in branches {
+                    if self.eval(cond)?.truthy() {
+                        return self.block(body);
+                    }
+                }
+                return self.block(otherwise);
+            }
+            St::For(slot, e, body) => {
+                let items: Vec<Value> = match self.eval(e)? {
+                    Value::List(v) | Value::Set(v) => v.to_vec(),
+                    Value::Map(m) => m.iter().map(|(k, _)| k.clone()).collect(),
+                    Value::Int(n) => (0..n.max(0)).map(Value::Int).collect(),
+                    other => return Err(fail(e.span, format!("cannot loop over {}", other.type_name()))),
+                };
+                for item in items {
+                    self.step(op.span)?;
+                    self.locals[self.base + *slot as usize] = item;
+                    match self.block(body)? {
+                        Flow::Break => break,
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        _ => {}
+                    }
+                }
+            }
+            St::While(cond, body) => {
+                while self.eval(cond)?.truthy() {
+                    self.step(op.span)?;
+                    match self.block(body)? {
+                        Flow::Break => break,
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        _ => {}
+                    }
+                }
+            }
+            St::Return(e) => {
+                let v = match e {
+                    Some(e) => self.eval(e)?,
+                    None => Value::None,
+                };
+                return Ok(Flow::Return(v));
+            }
+            St::Break => return Ok(Flow::Break),
+            St::Continue => return Ok(Flow::Continue),
+            St::Reject(e) => {
+                let v = self.eval(e)?;
+                return Err(Stop::Reject(v.display(self.preset)));
+            }
+            St::Win(side, reason) => {
+                let Value::Side(s) = self.eval(side)? else {
+                    return Err(fail(side.span, "`win` needs a side: `win mover \"reason\"`"));
+                };
+                let reason = self.eval(reason)?.display(self.preset);
+                self.declared.get_or_insert(GameOver { winner: Some(s), reason });
+            }
+            St::Draw(reason) => {
+                let reason = self.eval(reason)?.display(self.preset);
+                self.declared.get_or_insert(GameOver { winner: None, reason });
+            }
+            St::Say(e) => {
+                let v = self.eval(e)?.display(self.preset);
+                if let Some(said) = self.said.as_deref_mut() {
+                    said.push(v);
+                }
+            }
+            St::Eval(e) => {
+                self.eval(e)?;
+            }
+        }
+        Ok(Flow::Next)
+    }
+
+    pub(super) fn eval(&mut self, c: &Code) -> R<Value> {
+        self.step(c.span)?;
+        Ok(match &c.ex {
+            Ex::Const(v) => v.clone(),
+            Ex::Local(i) => self.locals[self.base + *i as usize].clone(),
+            Ex::Global(i) => self.pos.state[*i as usize].clone(),
+            Ex::Mover => Value::Side(self.mover),
+            Ex::Opponent => Value::Side(self.mover.other()),
+            Ex::Part => match self.part {
+                Some(p) => Value::Part(p),
+                None => return Err(fail(c.span, format!("there is no `part` in `{}`", self.where_))),
+            },
+            Ex::List(items) => {
+                let v = items.iter().map(|e| self.eval(e)).collect::<R<Vec<_>>>()?;
+                let v = Value::List(Arc::new(v));
+                self.charge(c.span, &v)?;
+                v
+            }
+            Ex::Set(items) => {
+                let v = Value::set_of(items.iter().map(|e| self.eval(e)).collect::<R<Vec<_>>>()?);
+                self.charge(c.span, &v)?;
+                v
+            }
+            Ex::Map(items) => {
+                let v = Value::map_of(
+                    items.iter().map(|(k, v)| Ok((self.eval(k)?, self.eval(v)?))).collect::<R<Vec<_>>>()?,
+                );
+                self.charge(c.span, &v)?;
+                v
+            }
+            Ex::Not(e) => Value::Bool(!self.eval(e)?.truthy()),
+            Ex::Neg(e) => match self.eval(e)? {
+                Value::Int(i) => Value::Int(i.checked_neg().ok_or_else(|| fail(c.span, "integer overflow"))?),
+                other => return Err(fail(e.span, format!("cannot negate {}", other.type_name()))),
+            },
+            Ex::Bin(BinOp::And, a, b) => {
+                let l = self.eval(a)?;
+                if !l.truthy() { l } else { self.eval(b)? }
+            }
+            Ex::Bin(BinOp::Or, a, b) => {
+                let l = self.eval(a)?;
+                if l.truthy() { l } else { self.eval(b)? }
+            }
+            Ex::Bin(op, a, b) => {
+                let (l, r) = (self.eval(a)?, self.eval(b)?);
+                self.binary(*op, l, r, c.span)?
+            }
+            Ex::Builtin(b, args) => {
+                let vals = args.iter().map(|e| self.eval(e)).collect::<R<Vec<_>>>()?;
+                self.builtin(*b, vals, args, c.span)?
+            }
+            Ex::Call(f, args) => {
+                let vals = args.iter().map(|e| self.eval(e)).collect::<R<Vec<_>>>()?;
+                let preset = self.preset;
+                self.call(&preset.script.funcs[*f as usize], vals, c.span)?
+            }
+            Ex::Field(e, f) => {
+                let v = self.eval(e)?;
+                self.field(v, *f, c.span)?
+            }
+            Ex::Index(e, i) => {
+                let (v, i) = (self.eval(e)?, self.eval(i)?);
+                match (&v, &i) {
+                    (Value::List(items), Value::Int(n)) => {
+                        let len = items.len() as i64;
+                        let k = if *n < 0 { len + n } else { *n };
+                        items
+                            .get(usize::try_from(k).unwrap_or(usize::MAX))
+                            .cloned()
+                            .ok_or_else(|| fail(c.span, format!("index {n} is outside a list of {len}")))?
+                    }
+                    (Value::Map(m), key) => {
+                        m.binary_search_by(|(k, _)| k.cmp(key)).map(|at| m[at].1.clone()).unwrap_or(Value::None)
+                    }
+                    _ => return Err(fail(c.span, format!("cannot index {} with {}", v.type_name(), i.type_name()))),
+                }
+            }
+        })
+    }
+
+    fn binary(&mut self, op: BinOp, l: Value, r: Value, span: Span) -> R<Value> {
+        use Value::*;
+        let overflow = || fail(span, "integer overflow");
+        let v = match (op, &l, &r) {
+            (BinOp::Eq, _, _) => Bool(l == r),
+            (BinOp::Ne, _, _) => Bool(l != r),
+            (BinOp::In | BinOp::NotIn, _, _) => {
+                let found = match &r {
+                    List(v) => v.contains(&l),
+                    Set(v) => v.binary_search(&l).is_ok(),
+                    Map(m) => m.binary_search_by(|(k, _)| k.cmp(&l)).is_ok(),
+                    Str(s) => matches!(&l, Str(t) if s.contains(&**t)),
+                    _ => {
+                        return Err(fail(span, format!("`in` needs a list, set, map or string, not {}", r.type_name())));
+                    }
+                };
+                Bool(found == (op == BinOp::In))
+            }
+            (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Int(a), Int(b)) => Bool(match op {
+                BinOp::Lt => a < b,
+                BinOp::Le => a <= b,
+                BinOp::Gt => a > b,
+                _ => a >= b,
+            }),
+            (BinOp::Add, Int(a), Int(b)) => Int(a.checked_add(*b).ok_or_else(overflow)?),
+            (BinOp::Sub, Int(a), Int(b)) => Int(a.checked_sub(*b).ok_or_else(overflow)?),
+            (BinOp::Mul, Int(a), Int(b)) => Int(a.checked_mul(*b).ok_or_else(overflow)?),
+            (BinOp::Div | BinOp::Rem, Int(_), Int(0)) => return Err(fail(span, "division by zero")),
+            (BinOp::Div, Int(a), Int(b)) => Int(a.div_euclid(*b)),
+            (BinOp::Rem, Int(a), Int(b)) => Int(a.rem_euclid(*b)),
+            (BinOp::Add, Str(a), _) => Str(format!("{a}{}", r.display(self.preset)).into()),
+            (BinOp::Add, List(a), List(b)) => List(Arc::new(a.iter().chain(b.iter()).cloned().collect())),
+            (BinOp::Add, Set(a), Set(b)) => Value::set_of(a.iter().chain(b.iter()).cloned().collect()),
+            (BinOp::Sub, Set(a), Set(b)) => {
+                Set(Arc::new(a.iter().filter(|x| b.binary_search(x).is_err()).cloned().collect()))
+            }
+            (BinOp::Mul, Set(a), Set(b)) => {
+                Set(Arc::new(a.iter().filter(|x| b.binary_search(x).is_ok()).cloned().collect()))
+            }
+            _ => {
+                return Err(fail(
+                    span,
+                    format!("cannot apply `{}` to {} and {}", op.symbol(), l.type_name(), r.type_name()),
+                ));
+            }
+        };
+        self.charge(span, &v)?;
+        Ok(v)
+    }
+
+    fn field(&mut self, v: Value, f: Field, span: Span) -> R<Value> {
+        let code = |c: u8| if c == 0 { Value::None } else { Value::Piece(c) };
+        let sq = |s: u16| if s == 0 { Value::None } else { Value::Square(s) };
+        Ok(match (&v, f) {
+            (Value::Part(p), Field::From) => sq(p.from),
+            (Value::Part(p), Field::To) => sq(p.to),
+            (Value::Part(p), Field::Piece) => code(p.piece),
+            (Value::Part(p), Field::Captured) => code(p.captured),
+            (Value::Part(p), Field::CapturedOn) => sq(p.captured_on),
+            (Value::Part(p), Field::Promo) => code(p.promo),
+            (Value::Part(p), Field::Kind) => Value::Str(p.kind.word().into()),
+            (Value::Part(p), Field::IsCapture) => Value::Bool(p.captured != 0),
+            (Value::Piece(c), Field::Side) => Value::Side(cell::side(*c)),
+            (Value::Piece(c), Field::Kind) => Value::Kind(cell::kind(*c) as u8),
+            (Value::Piece(c), Field::Label) => Value::Str(self.preset.label_of(*c).into()),
+            (Value::Piece(c), Field::Name) => Value::Str(self.preset.kinds[cell::kind(*c)].name.as_str().into()),
+            (Value::Piece(c), Field::Royal) => Value::Bool(self.preset.kinds[cell::kind(*c)].royal),
+            (Value::Piece(c), Field::Value) => Value::Int(self.preset.kinds[cell::kind(*c)].value as i64),
+            (Value::Kind(k), Field::Name) => Value::Str(self.preset.kinds[*k as usize].name.as_str().into()),
+            (Value::Kind(k), Field::Royal) => Value::Bool(self.preset.kinds[*k as usize].royal),
+            (Value::Kind(k), Field::Value) => Value::Int(self.preset.kinds[*k as usize].value as i64),
+            _ => {
+                let name = Field::ALL.iter().find(|(_, x)| *x == f).map_or("?", |(n, _)| n);
+                return Err(fail(span, format!("{} has no field `{name}`", v.type_name())));
+            }
+        })
+    }
+}

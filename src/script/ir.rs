@@ -1,0 +1,153 @@
+//! Compiled scripts: every name already resolved to a slot, a global, a function or a built-in.
+
+use super::builtins::Builtin;
+use super::value::Value;
+use crate::syntax::Span;
+use crate::syntax::script::{BinOp, PartKind};
+
+#[derive(Clone, Debug)]
+pub struct Code {
+    pub ex: Ex,
+    pub span: Span,
+}
+
+/// The fields a `.name` may read, resolved when the preset loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    From,
+    To,
+    Piece,
+    Captured,
+    CapturedOn,
+    Promo,
+    Kind,
+    IsCapture,
+    Side,
+    Label,
+    Name,
+    Royal,
+    Value,
+}
+
+impl Field {
+    pub const ALL: [(&'static str, Field); 13] = [
+        ("from", Field::From),
+        ("to", Field::To),
+        ("piece", Field::Piece),
+        ("captured", Field::Captured),
+        ("captured_on", Field::CapturedOn),
+        ("promo", Field::Promo),
+        ("kind", Field::Kind),
+        ("capture", Field::IsCapture),
+        ("side", Field::Side),
+        ("label", Field::Label),
+        ("name", Field::Name),
+        ("royal", Field::Royal),
+        ("value", Field::Value),
+    ];
+}
+
+#[derive(Clone, Debug)]
+pub enum Ex {
+    Const(Value),
+    Local(u16),
+    Global(u16),
+    Mover,
+    Opponent,
+    Part,
+    List(Vec<Code>),
+    Set(Vec<Code>),
+    Map(Vec<(Code, Code)>),
+    Not(Box<Code>),
+    Neg(Box<Code>),
+    Bin(BinOp, Box<Code>, Box<Code>),
+    Builtin(Builtin, Vec<Code>),
+    Call(u16, Vec<Code>),
+    Field(Box<Code>, Field),
+    Index(Box<Code>, Box<Code>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Op {
+    pub st: St,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum St {
+    SetLocal(u16, Code),
+    SetGlobal(u16, Code),
+    If(Vec<(Code, Vec<Op>)>, Vec<Op>),
+    For(u16, Code, Vec<Op>),
+    While(Code, Vec<Op>),
+    Return(Option<Code>),
+    Break,
+    Continue,
+    Reject(Code),
+    Win(Code, Code),
+    Draw(Code),
+    Say(Code),
+    Eval(Code),
+}
+
+/// A function or hook body.
+#[derive(Clone, Debug)]
+pub struct Body {
+    pub name: String,
+    pub params: u16,
+    pub locals: u16,
+    pub ops: Vec<Op>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Global {
+    pub name: String,
+    pub init: Value,
+    /// Part of the position (hash, FEN) rather than scratch for one turn.
+    pub state: bool,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct PartSpec {
+    pub optional: bool,
+    pub kind: PartKind,
+    pub from: Option<Body>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Hooks {
+    pub turn_start: Option<Body>,
+    /// Indexed by `PartKind as usize`.
+    pub before: [Option<Body>; 5],
+    pub validate: [Option<Body>; 5],
+    pub after: [Option<Body>; 5],
+    pub capture: Option<Body>,
+    pub turn_end: Option<Body>,
+    pub every: Vec<(u32, u32, Body)>,
+    pub game_end: Option<Body>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Script {
+    pub globals: Vec<Global>,
+    pub funcs: Vec<Body>,
+    pub hooks: Hooks,
+    /// The parts of a turn; empty means one move.
+    pub turn: Vec<PartSpec>,
+    /// Whether anything here changes how turns are made (otherwise the plain move path runs).
+    pub active: bool,
+}
+
+impl Script {
+    pub fn global(&self, name: &str) -> Option<usize> {
+        self.globals.iter().position(|g| g.name == name)
+    }
+
+    /// Whether the position carries any `state` (so the FEN may have a state field).
+    pub fn has_state(&self) -> bool {
+        self.globals.iter().any(|g| g.state)
+    }
+}

@@ -1,0 +1,170 @@
+//! Script values: small, cheap to clone (collections are shared), ordered and hashable so that
+//! sets, maps and the position hash can hold them.
+
+use crate::engine::board::{Sq, cell};
+use crate::engine::side::Side;
+use crate::preset::Preset;
+use crate::syntax::script::PartKind;
+use std::sync::Arc;
+
+/// One part of a turn as scripts see it: what moved where, what it took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PartVal {
+    pub kind: PartKind,
+    /// The square a piece left (moves), or 0.
+    pub from: Sq,
+    /// The square acted on: a move's destination, a drop's, a removed or constructed square.
+    pub to: Sq,
+    /// The piece that moved, was dropped or was removed (cell code), or 0.
+    pub piece: u8,
+    /// The piece captured by a move (cell code), or 0.
+    pub captured: u8,
+    /// Where the captured piece stood (differs from `to` for en passant), or 0.
+    pub captured_on: Sq,
+    /// The piece a move promoted to, or 0.
+    pub promo: u8,
+    /// For castling: the rook's squares.
+    pub rook: Option<(Sq, Sq)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Value {
+    #[default]
+    None,
+    Bool(bool),
+    Int(i64),
+    Str(Arc<str>),
+    Square(Sq),
+    /// A piece: kind and side, as a cell code.
+    Piece(u8),
+    /// A kind of piece, by index.
+    Kind(u8),
+    Side(Side),
+    List(Arc<Vec<Value>>),
+    /// Sorted, without duplicates.
+    Set(Arc<Vec<Value>>),
+    /// Sorted by key, keys unique.
+    Map(Arc<Vec<(Value, Value)>>),
+    Part(PartVal),
+}
+
+impl Value {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::None => "none",
+            Value::Bool(_) => "a boolean",
+            Value::Int(_) => "an integer",
+            Value::Str(_) => "a string",
+            Value::Square(_) => "a square",
+            Value::Piece(_) => "a piece",
+            Value::Kind(_) => "a kind of piece",
+            Value::Side(_) => "a side",
+            Value::List(_) => "a list",
+            Value::Set(_) => "a set",
+            Value::Map(_) => "a map",
+            Value::Part(_) => "a turn part",
+        }
+    }
+
+    pub fn truthy(&self) -> bool {
+        match self {
+            Value::None | Value::Bool(false) | Value::Int(0) => false,
+            Value::Str(s) => !s.is_empty(),
+            Value::List(v) | Value::Set(v) => !v.is_empty(),
+            Value::Map(m) => !m.is_empty(),
+            _ => true,
+        }
+    }
+
+    pub fn set_of(mut items: Vec<Value>) -> Value {
+        items.sort();
+        items.dedup();
+        Value::Set(Arc::new(items))
+    }
+
+    pub fn map_of(mut items: Vec<(Value, Value)>) -> Value {
+        // Later entries win, as when assigning one key after another.
+        items.reverse();
+        items.sort_by(|a, b| a.0.cmp(&b.0));
+        items.dedup_by(|a, b| a.0 == b.0);
+        Value::Map(Arc::new(items))
+    }
+
+    /// How many elements it holds (1 for a scalar): what the memory budget counts.
+    pub fn weight(&self) -> usize {
+        match self {
+            Value::List(v) | Value::Set(v) => v.len() + 1,
+            Value::Map(m) => 2 * m.len() + 1,
+            Value::Str(s) => s.len() / 8 + 1,
+            _ => 1,
+        }
+    }
+
+    /// A 64-bit digest, the same on every run (no random hasher state).
+    pub fn digest(&self) -> u64 {
+        fn mix(h: u64, x: u64) -> u64 {
+            let mut z = (h ^ x).wrapping_add(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        match self {
+            Value::None => mix(0, 0),
+            Value::Bool(b) => mix(1, *b as u64),
+            Value::Int(i) => mix(2, *i as u64),
+            Value::Str(s) => s.bytes().fold(mix(3, s.len() as u64), |h, b| mix(h, b as u64)),
+            Value::Square(s) => mix(4, *s as u64),
+            Value::Piece(c) => mix(5, *c as u64),
+            Value::Kind(k) => mix(6, *k as u64),
+            Value::Side(s) => mix(7, s.index() as u64),
+            Value::List(v) => v.iter().fold(mix(8, v.len() as u64), |h, x| mix(h, x.digest())),
+            Value::Set(v) => v.iter().fold(mix(9, v.len() as u64), |h, x| mix(h, x.digest())),
+            Value::Map(m) => m.iter().fold(mix(10, m.len() as u64), |h, (k, v)| mix(mix(h, k.digest()), v.digest())),
+            Value::Part(p) => mix(
+                mix(mix(11, p.kind as u64), (p.from as u64) << 16 | p.to as u64),
+                (p.piece as u64) << 16 | (p.captured as u64) << 8 | p.promo as u64,
+            ),
+        }
+    }
+
+    /// The value as a script literal (what `say`, `eval` and the FEN state field show); parses back.
+    pub fn show(&self, preset: &Preset) -> String {
+        let list = |v: &[Value]| v.iter().map(|x| x.show(preset)).collect::<Vec<_>>().join(",");
+        match self {
+            Value::None => "none".into(),
+            Value::Bool(b) => b.to_string(),
+            Value::Int(i) => i.to_string(),
+            Value::Str(s) => format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")),
+            Value::Square(s) => preset.geo.name(*s),
+            Value::Piece(c) => format!("piece_of({},{})", preset.kinds[cell::kind(*c)].name, cell::side(*c)),
+            Value::Kind(k) => preset.kinds[*k as usize].name.clone(),
+            Value::Side(s) => s.to_string(),
+            Value::List(v) => format!("[{}]", list(v)),
+            Value::Set(v) => format!("{{{}}}", list(v)),
+            Value::Map(m) if m.is_empty() => "{:}".into(),
+            Value::Map(m) => {
+                let items: Vec<String> =
+                    m.iter().map(|(k, v)| format!("{}:{}", k.show(preset), v.show(preset))).collect();
+                format!("{{{}}}", items.join(","))
+            }
+            Value::Part(p) => {
+                let g = &preset.geo;
+                let label = |c: u8| if c == 0 { "@".to_string() } else { preset.label_of(c).to_string() };
+                match p.kind {
+                    PartKind::Move => format!("\"{} {}-{}\"", label(p.piece), g.name(p.from), g.name(p.to)),
+                    PartKind::Drop => format!("\"{}*{}\"", label(p.piece), g.name(p.to)),
+                    PartKind::Remove | PartKind::Construct => format!("\"@-{}\"", g.name(p.to)),
+                    PartKind::Destroy => format!("\"-{}\"", g.name(p.to)),
+                }
+            }
+        }
+    }
+
+    /// The text `say` prints: strings bare, everything else as a literal.
+    pub fn display(&self, preset: &Preset) -> String {
+        match self {
+            Value::Str(s) => s.to_string(),
+            other => other.show(preset),
+        }
+    }
+}
