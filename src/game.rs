@@ -243,9 +243,11 @@ impl Game {
             && let Some(t) = self.typed_turn(parts)
         {
             match turngen::trial(&mut self.pos, &self.preset, &t) {
-                Ok(Some(reason)) => return MoveError::Refused { turn: text.trim().to_string(), reason },
+                Ok(Some(reason)) if reason != turngen::ROYAL_UNSAFE => {
+                    return MoveError::Refused { turn: text.trim().to_string(), reason };
+                }
                 Err(e) => return self.script_error(e),
-                Ok(None) => {}
+                Ok(_) => {}
             }
         }
         let g = &self.preset.geo;

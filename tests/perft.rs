@@ -1,6 +1,6 @@
 //! Exact perft counts from the table in tests/perft.txt; deep entries run in release builds only.
 
-use herald::engine::perft::{Buffers, perft};
+use herald::engine::perft::try_perft;
 use herald::game::Game;
 use std::sync::Arc;
 
@@ -34,8 +34,7 @@ fn run(limit: u64) {
         let mut game = Game::new(preset.clone(), e.fen.as_deref(), None).expect("fen parses");
         for (i, &want) in e.counts.iter().enumerate().filter(|(_, n)| **n <= limit) {
             let depth = i + 1;
-            let mut bufs = Buffers::new(depth);
-            let got = perft(&mut game.pos, &preset, depth, &mut bufs);
+            let got = try_perft(&mut game.pos, &preset, depth, true).expect("scripts run");
             assert_eq!(got, want, "{} {:?} depth {depth}", e.preset, e.fen);
         }
     }

@@ -66,3 +66,8 @@ fn random_games(preset_name: &str, games: u64, plies: usize) {
 fn chess_random_games_are_consistent() {
     random_games("chess", 6, 200);
 }
+
+#[test]
+fn maidens_random_games_are_consistent() {
+    random_games("maidens", 4, 160);
+}

@@ -14,6 +14,9 @@ use crate::syntax::script::PartKind;
 
 pub type Visit<'v> = dyn FnMut(&mut Position, &Turn) -> Result<(), ScriptError> + 'v;
 
+/// The reason [`trial`] gives when a turn fails only for leaving the mover's royal piece attacked.
+pub const ROYAL_UNSAFE: &str = "it would leave the royal piece attacked";
+
 /// The turn structure when a preset declares none: one move.
 const ONE_MOVE: &[PartSpec] = &[];
 
@@ -104,13 +107,19 @@ impl Gen<'_> {
         if t.is_empty() { ONE_MOVE } else { t }
     }
 
-    /// Reset the turn's scratch variables and run `on turn_start`; false if it rejected.
-    fn start(&mut self, pos: &mut Position) -> Result<bool, ScriptError> {
+    /// Put the turn's scratch variables (`var`) back to their initial values, so that a position
+    /// between turns is all board, hands and `state`.
+    fn reset_vars(&self, pos: &mut Position) {
         for (i, g) in self.preset.script.globals.iter().enumerate() {
             if !g.state && pos.state[i] != g.init {
                 pos.set_state(self.preset, i, g.init.clone());
             }
         }
+    }
+
+    /// Reset the turn's scratch variables and run `on turn_start`; false if it rejected.
+    fn start(&mut self, pos: &mut Position) -> Result<bool, ScriptError> {
+        self.reset_vars(pos);
         let Some(body) = &self.preset.script.hooks.turn_start else { return Ok(true) };
         Ok(self.hook(pos, body, None)?.is_none())
     }
@@ -164,7 +173,7 @@ impl Gen<'_> {
         }
         for c in cands {
             let m = pos.mark();
-            if self.step(pos, c)? {
+            if self.step(pos, c)?.is_none() {
                 turn.push(c);
                 let r = self.parts(pos, i + 1, turn, visit);
                 turn.pop();
@@ -175,8 +184,8 @@ impl Gen<'_> {
         Ok(())
     }
 
-    /// Apply one part and run its hooks; false if a hook refused it (the caller undoes).
-    fn step(&mut self, pos: &mut Position, c: TurnPart) -> Result<bool, ScriptError> {
+    /// Apply one part and run its hooks; `Some(reason)` if a hook refused it (the caller undoes).
+    fn step(&mut self, pos: &mut Position, c: TurnPart) -> Result<Option<String>, ScriptError> {
         let preset = self.preset;
         let pv = part_value(preset, pos, c);
         apply_raw(preset, pos, c);
@@ -184,47 +193,51 @@ impl Gen<'_> {
         let hooks = &preset.script.hooks;
         let k = pv.kind as usize;
         if let Some(body) = &hooks.validate[k]
-            && self.hook(pos, body, Some(pv))?.is_some()
+            && let Some(why) = self.hook(pos, body, Some(pv))?
         {
-            return Ok(false);
+            return Ok(Some(why));
         }
         if pv.captured != 0
             && let Some(body) = &hooks.capture
-            && self.hook(pos, body, Some(pv))?.is_some()
+            && let Some(why) = self.hook(pos, body, Some(pv))?
         {
-            return Ok(false);
+            return Ok(Some(why));
         }
         if let Some(body) = &hooks.after[k]
-            && self.hook(pos, body, Some(pv))?.is_some()
+            && let Some(why) = self.hook(pos, body, Some(pv))?
         {
-            return Ok(false);
+            return Ok(Some(why));
         }
-        Ok(true)
+        Ok(None)
     }
 
     /// The end of a turn: royal safety, `on turn_end`, `on every`, then the other side moves.
-    fn end(&mut self, pos: &mut Position) -> Result<bool, ScriptError> {
+    /// `Some(reason)` if the turn may not end this way.
+    fn end(&mut self, pos: &mut Position) -> Result<Option<String>, ScriptError> {
         let preset = self.preset;
         if preset.royal_safety && pos.in_check(preset, self.mover) {
-            return Ok(false);
+            return Ok(Some(ROYAL_UNSAFE.into()));
         }
         let hooks = &preset.script.hooks;
         if let Some(body) = &hooks.turn_end
-            && self.hook(pos, body, None)?.is_some()
+            && let Some(why) = self.hook(pos, body, None)?
         {
-            return Ok(false);
+            return Ok(Some(why));
         }
         let n = pos.turn_number();
         for (period, offset, body) in &hooks.every {
-            if n % period == *offset && self.hook(pos, body, None)?.is_some() {
-                return Ok(false);
+            if n % period == *offset
+                && let Some(why) = self.hook(pos, body, None)?
+            {
+                return Ok(Some(why));
             }
         }
         if preset.royal_safety && pos.in_check(preset, self.mover) {
-            return Ok(false);
+            return Ok(Some(ROYAL_UNSAFE.into()));
         }
+        self.reset_vars(pos);
         pos.end_turn(preset);
-        Ok(true)
+        Ok(None)
     }
 
     fn finish(&mut self, pos: &mut Position, turn: &Turn, visit: &mut Visit) -> Result<(), ScriptError> {
@@ -232,7 +245,7 @@ impl Gen<'_> {
             return Ok(());
         }
         let m = pos.mark();
-        let r = if self.end(pos)? { visit(pos, turn) } else { Ok(()) };
+        let r = if self.end(pos)?.is_none() { visit(pos, turn) } else { Ok(()) };
         pos.undo_to(&m);
         r
     }
@@ -250,11 +263,11 @@ impl Gen<'_> {
             {
                 return Ok(Some(why));
             }
-            if !self.step(pos, c)? {
-                return Ok(Some("a rule refused this part".into()));
+            if let Some(why) = self.step(pos, c)? {
+                return Ok(Some(why));
             }
         }
-        Ok(if self.end(pos)? { None } else { Some("a rule refused this turn".into()) })
+        self.end(pos)
     }
 
     /// The candidates for part `i`: moves, drops, or the squares its `from` names.

@@ -78,6 +78,8 @@ pub struct Interp<'a> {
     steps: u64,
     depth: u32,
     pub(super) mem: usize,
+    /// The loops running, innermost last: a runaway script is reported at its loop.
+    loops: Vec<Span>,
     /// Local slots of all active frames; a frame is a window starting at `base`.
     locals: Vec<Value>,
     base: usize,
@@ -98,6 +100,7 @@ impl<'a> Interp<'a> {
             steps: 0,
             depth: 0,
             mem: 0,
+            loops: Vec::new(),
             locals: Vec::new(),
             base: 0,
         }
@@ -135,6 +138,7 @@ impl<'a> Interp<'a> {
     fn step(&mut self, span: Span) -> R<()> {
         self.steps += 1;
         if self.steps > MAX_STEPS {
+            let span = self.loops.last().copied().unwrap_or(span);
             return Err(fail(
                 span,
                 format!("the script ran for more than {MAX_STEPS} steps in `{}` (endless loop?)", self.where_),
@@ -187,25 +191,35 @@ impl<'a> Interp<'a> {
                     Value::Int(n) => (0..n.max(0)).map(Value::Int).collect(),
                     other => return Err(fail(e.span, format!("cannot loop over {}", other.type_name()))),
                 };
+                self.loops.push(op.span);
                 for item in items {
                     self.step(op.span)?;
                     self.locals[self.base + *slot as usize] = item;
                     match self.block(body)? {
                         Flow::Break => break,
-                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        Flow::Return(v) => {
+                            self.loops.pop();
+                            return Ok(Flow::Return(v));
+                        }
                         _ => {}
                     }
                 }
+                self.loops.pop();
             }
             St::While(cond, body) => {
+                self.loops.push(op.span);
                 while self.eval(cond)?.truthy() {
                     self.step(op.span)?;
                     match self.block(body)? {
                         Flow::Break => break,
-                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        Flow::Return(v) => {
+                            self.loops.pop();
+                            return Ok(Flow::Return(v));
+                        }
                         _ => {}
                     }
                 }
+                self.loops.pop();
             }
             St::Return(e) => {
                 let v = match e {
@@ -337,7 +351,10 @@ impl<'a> Interp<'a> {
                     Map(m) => m.binary_search_by(|(k, _)| k.cmp(&l)).is_ok(),
                     Str(s) => matches!(&l, Str(t) if s.contains(&**t)),
                     _ => {
-                        return Err(fail(span, format!("`in` needs a list, set, map or string, not {}", r.type_name())));
+                        return Err(fail(
+                            span,
+                            format!("`in` needs a list, set, map or string, not {}", r.type_name()),
+                        ));
                     }
                 };
                 Bool(found == (op == BinOp::In))
