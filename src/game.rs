@@ -143,10 +143,15 @@ impl Game {
         let t = self.resolve(text, &typed)?;
         let shown = self.text(&t);
         let mut said = Vec::new();
+        let mover = self.pos.side;
         match turngen::play(&mut self.pos, &self.preset, &t, &mut said) {
             Ok(()) => {}
             Err(PlayError::Rejected(reason)) => return Err(MoveError::Refused { turn: shown, reason }),
             Err(PlayError::Script(e)) => return Err(self.script_error(e)),
+        }
+        if let Err(e) = crate::script::hooks::announce(&self.preset, &mut self.pos, mover, &mut said) {
+            self.pos.unmake();
+            return Err(self.script_error(e));
         }
         self.played.push(Played { turn: t, text: shown.clone(), said });
         Ok(shown)

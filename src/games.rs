@@ -41,6 +41,8 @@ pub struct Checks {
     pub legal_includes: Option<Vec<String>>,
     pub legal_excludes: Option<Vec<String>>,
     pub piece_at: Option<IndexMap<String, String>>,
+    /// Exactly what the preset's scripts said during the last turn (an extension of the contract).
+    pub said: Option<Vec<String>>,
 }
 
 /// One failed game: the file, where in it, and why.
@@ -183,6 +185,11 @@ pub fn verify(game: &mut Game, c: &Checks) -> Result<(), String> {
         if !got.contains(want.as_str()) {
             return Err(format!("reason is `{got}`, expected it to contain `{want}`"));
         }
+    }
+    if let Some(want) = &c.said
+        && game.said() != want.as_slice()
+    {
+        return Err(format!("the last turn said {:?}, expected {want:?}", game.said()));
     }
     if let Some(want) = &c.fen {
         let got = game.fen();

@@ -3,8 +3,11 @@
 /// The largest preset file read; a preset is a page of script, not a data set.
 pub const MAX_PRESET_BYTES: u64 = 1 << 20;
 
-const SHIPPED: &[(&str, &str)] =
-    &[("chess", include_str!("../presets/chess.preset")), ("maidens", include_str!("../presets/maidens.preset"))];
+const SHIPPED: &[(&str, &str)] = &[
+    ("chess", include_str!("../presets/chess.preset")),
+    ("maidens", include_str!("../presets/maidens.preset")),
+    ("modern-chaturanga", include_str!("../presets/modern-chaturanga.preset")),
+];
 
 /// Names of the shipped presets.
 pub const NAMES: &[&str] = &{

@@ -203,6 +203,23 @@ impl Position {
 }
 
 impl Position {
+    /// The moves `side` could make now that leave its royal pieces unattacked, whoever is to move
+    /// and whether or not the preset filters moves by royal safety (for "check" and "mate" messages).
+    pub fn safe_moves_for(&mut self, preset: &Preset, side: Side) -> Vec<Move> {
+        let saved = self.side;
+        self.side = side;
+        let mut pseudo = Vec::new();
+        self.pseudo_moves(preset, &mut pseudo);
+        pseudo.retain(|&m| {
+            self.make(preset, m);
+            let ok = !self.in_check(preset, side);
+            self.unmake();
+            ok
+        });
+        self.side = saved;
+        pseudo
+    }
+
     /// The royal square of `us` when the no-trial shortcut is sound: one royal, not in check, simple attackers.
     fn shortcut_royal(&self, preset: &Preset, us: Side) -> Option<Sq> {
         let k = self.royal_square(us)?;

@@ -31,6 +31,7 @@ pub enum Builtin {
     Attacked,
     InCheck,
     LegalMoves,
+    SafeMoves,
     Captures,
     History,
     LastTurn,
@@ -84,6 +85,14 @@ pub const TABLE: &[(&str, Builtin, usize, usize, bool, &str)] = &[
     ("attacked", Builtin::Attacked, 2, 2, false, "whether a side attacks a square"),
     ("in_check", Builtin::InCheck, 1, 1, false, "whether a side's royal piece is attacked"),
     ("legal_moves", Builtin::LegalMoves, 0, 0, false, "the legal moves of the side to move, as parts"),
+    (
+        "safe_moves",
+        Builtin::SafeMoves,
+        1,
+        1,
+        false,
+        "the moves a side could make now that leave its royal piece unattacked (chess-legal), whoever is to move",
+    ),
     ("captures", Builtin::Captures, 1, 1, false, "the legal capturing moves of the piece on a square"),
     ("history", Builtin::History, 0, 0, false, "the turns played, each a list of parts"),
     ("last_turn", Builtin::LastTurn, 0, 0, false, "the parts of the turn before this one"),
@@ -286,6 +295,15 @@ impl Interp<'_> {
             }
             InCheck => Value::Bool(self.pos.in_check(preset, self.side(&v[0], &args[0])?)),
             LegalMoves => Value::List(Arc::new(self.legal_parts().into_iter().map(Value::Part).collect())),
+            SafeMoves => {
+                let side = self.side(&v[0], &args[0])?;
+                let moves = self.pos.safe_moves_for(preset, side);
+                let victim = self.pos.ep.victim;
+                let cells = &self.pos.cells;
+                Value::List(Arc::new(
+                    moves.into_iter().map(|m| Value::Part(move_part(preset, cells, victim, m))).collect(),
+                ))
+            }
             Captures => {
                 let s = self.square(&v[0], &args[0])?;
                 let parts = self.legal_parts().into_iter().filter(|p| p.from == s && p.captured != 0);

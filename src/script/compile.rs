@@ -85,6 +85,7 @@ impl<'a> Compiler<'a> {
                 HookPoint::TurnEnd => hooks.turn_end = Some(body),
                 HookPoint::Every { n, offset } => hooks.every.push((n, offset, body)),
                 HookPoint::GameEnd => hooks.game_end = Some(body),
+                HookPoint::Announce => hooks.announce = Some(body),
             }
         }
         let mut turn = Vec::new();

@@ -48,6 +48,16 @@ pub fn value(preset: &Preset, pos: &mut Position, body: &Body, mover: Side) -> R
     }
 }
 
+/// Run `on announce` after a turn was played: `mover` is the side that played. Only `say` has an effect.
+pub fn announce(preset: &Preset, pos: &mut Position, mover: Side, said: &mut Vec<String>) -> Result<(), ScriptError> {
+    let Some(body) = &preset.script.hooks.announce else { return Ok(()) };
+    let mut it = Interp::new(preset, pos, &body.name);
+    it.mover = mover;
+    it.said = Some(said);
+    it.run(body, Vec::new())?;
+    Ok(())
+}
+
 /// The `on game_end` verdict for the side to move, if the preset has one.
 pub fn game_end(preset: &Preset, pos: &mut Position) -> Result<Option<GameOver>, ScriptError> {
     let Some(body) = &preset.script.hooks.game_end else { return Ok(None) };

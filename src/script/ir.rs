@@ -128,6 +128,7 @@ pub struct Hooks {
     pub turn_end: Option<Body>,
     pub every: Vec<(u32, u32, Body)>,
     pub game_end: Option<Body>,
+    pub announce: Option<Body>,
 }
 
 #[derive(Clone, Debug, Default)]

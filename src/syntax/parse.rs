@@ -81,7 +81,7 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::turn_decl => "a declaration",
         Rule::params => "parameter names",
         Rule::hook_point | Rule::every_point | Rule::phase_point | Rule::simple_point | Rule::phase => {
-            "a hook (`turn_start`, `before move`, `validate move`, `after move`, `capture`, `turn_end`, `every 2`, `game_end`)"
+            "a hook (`turn_start`, `before move`, `validate move`, `after move`, `capture`, `turn_end`, `every 2`, `game_end`, `announce`)"
         }
         Rule::part_kind | Rule::turn_part => "a part (`move`, `drop`, `remove`, `construct`, `destroy`)",
         Rule::block => "a block `{ ... }`",

@@ -111,6 +111,7 @@ impl Lower {
                 "turn_start" => HookPoint::TurnStart,
                 "turn_end" => HookPoint::TurnEnd,
                 "capture" => HookPoint::Capture,
+                "announce" => HookPoint::Announce,
                 _ => HookPoint::GameEnd,
             },
         };

@@ -58,6 +58,8 @@ pub enum HookPoint {
         offset: u32,
     },
     GameEnd,
+    /// After a turn has been played for real (not while turns are generated): for messages.
+    Announce,
 }
 
 impl HookPoint {
@@ -76,6 +78,7 @@ impl HookPoint {
             HookPoint::TurnEnd => "on turn_end".into(),
             HookPoint::Every { n, offset } => format!("on every {n} offset {offset}"),
             HookPoint::GameEnd => "on game_end".into(),
+            HookPoint::Announce => "on announce".into(),
         }
     }
 }
