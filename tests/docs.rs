@@ -20,6 +20,7 @@ fn the_reference_lists_every_hook_and_part() {
         "on turn_end",
         "on every N",
         "on game_end",
+        "on announce",
     ] {
         assert!(doc.contains(hook), "grammar/README.md does not document `{hook}`");
     }
