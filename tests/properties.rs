@@ -71,3 +71,8 @@ fn chess_random_games_are_consistent() {
 fn maidens_random_games_are_consistent() {
     random_games("maidens", 4, 160);
 }
+
+#[test]
+fn modern_chaturanga_random_games_are_consistent() {
+    random_games("modern-chaturanga", 4, 200);
+}
