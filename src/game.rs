@@ -223,7 +223,14 @@ impl Game {
                 }
                 Part::Empty { sq } => {
                     let s = g.parse_square(sq)?;
-                    if self.pos.cells[s as usize] == cell::HOLE { TurnPart::Construct(s) } else { TurnPart::Remove(s) }
+                    // After the parts before it: a square a move has just filled holds a piece.
+                    if cell::is_piece(self.pos.cells[s as usize])
+                        && !t.parts().iter().any(|p| matches!(p, TurnPart::Move(m) if m.from == s))
+                    {
+                        TurnPart::Remove(s)
+                    } else {
+                        TurnPart::Construct(s)
+                    }
                 }
                 Part::RemoveSquare { sq } => TurnPart::Destroy(g.parse_square(sq)?),
                 Part::Drop { label, to } => {
@@ -248,7 +255,13 @@ impl Game {
             && let Some(t) = self.typed_turn(parts)
         {
             match turngen::trial(&mut self.pos, &self.preset, &t) {
-                Ok(Some(reason)) if reason != turngen::ROYAL_UNSAFE => {
+                Ok(Some(reason)) if reason != turngen::ROYAL_UNSAFE && reason != turngen::NOT_LISTED => {
+                    return MoveError::Refused { turn: text.trim().to_string(), reason };
+                }
+                // A part after the move (a square built, a piece removed) exposed the royal piece.
+                Ok(Some(reason)) if reason == turngen::ROYAL_UNSAFE && t.parts().len() > 1 => {
+                    let royal = self.preset.kinds.iter().find(|k| k.royal).map_or("royal piece", |k| k.name.as_str());
+                    let reason = format!("the whole turn would leave the {royal} in check");
                     return MoveError::Refused { turn: text.trim().to_string(), reason };
                 }
                 Err(e) => return self.script_error(e),

@@ -76,3 +76,8 @@ fn maidens_random_games_are_consistent() {
 fn modern_chaturanga_random_games_are_consistent() {
     random_games("modern-chaturanga", 4, 200);
 }
+
+#[test]
+fn constructing_random_games_are_consistent() {
+    random_games("constructing", 1, 24);
+}

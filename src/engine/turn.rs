@@ -107,6 +107,13 @@ pub fn canonical_parts(preset: &Preset, pos: &Position, t: &Turn) -> Vec<Part> {
     out
 }
 
+/// One part's canonical text in the position before it.
+pub fn part_text(preset: &Preset, pos: &Position, p: TurnPart) -> String {
+    let mut t = Turn::default();
+    t.push(p);
+    format_turn(preset, pos, &t)
+}
+
 /// Canonical text of a legal turn in the position before it.
 pub fn format_turn(preset: &Preset, pos: &Position, t: &Turn) -> String {
     canonical_parts(preset, pos, t).iter().map(notation::part_text).collect::<Vec<_>>().join("; ")

@@ -17,6 +17,9 @@ pub type Visit<'v> = dyn FnMut(&mut Position, &Turn) -> Result<(), ScriptError> 
 /// The reason [`trial`] gives when a turn fails only for leaving the mover's royal piece attacked.
 pub const ROYAL_UNSAFE: &str = "it would leave the royal piece attacked";
 
+/// The reason [`trial`] gives when a move part is not among the legal moves (the caller explains why).
+pub const NOT_LISTED: &str = "the move is not legal here";
+
 /// The turn structure when a preset declares none: one move.
 const ONE_MOVE: &[PartSpec] = &[];
 
@@ -129,10 +132,10 @@ impl Gen<'_> {
         hooks::run(self.preset, pos, call, self.said.as_deref_mut())
     }
 
-    fn kind_at(&self, i: usize) -> (PartKind, bool) {
+    fn kind_at(&self, i: usize) -> (PartKind, bool, bool) {
         match self.specs().get(i) {
-            Some(s) => (s.kind, s.optional),
-            None => (PartKind::Move, false),
+            Some(s) => (s.kind, s.optional, s.if_possible),
+            None => (PartKind::Move, false, false),
         }
     }
 
@@ -144,14 +147,17 @@ impl Gen<'_> {
         if i == self.part_count() {
             return self.finish(pos, turn, visit);
         }
-        let (kind, optional) = self.kind_at(i);
+        let (kind, optional, if_possible) = self.kind_at(i);
         if optional {
             self.parts(pos, i + 1, turn, visit)?;
         }
         let before = pos.mark();
         let r = self.candidates_of(pos, i, kind, turn, visit);
         pos.undo_to(&before);
-        r
+        if r? || !if_possible {
+            return Ok(());
+        }
+        self.parts(pos, i + 1, turn, visit)
     }
 
     fn candidates_of(
@@ -161,7 +167,7 @@ impl Gen<'_> {
         kind: PartKind,
         turn: &mut Turn,
         visit: &mut Visit,
-    ) -> Result<(), ScriptError> {
+    ) -> Result<bool, ScriptError> {
         let preset = self.preset;
         // Generated before `on before` runs, so that a hook asking for the legal moves gets them
         // from the cache instead of generating them again.
@@ -169,8 +175,9 @@ impl Gen<'_> {
         if let Some(body) = &preset.script.hooks.before[kind as usize]
             && self.hook(pos, body, None)?.is_some()
         {
-            return Ok(());
+            return Ok(!cands.is_empty());
         }
+        let had = !cands.is_empty();
         for c in cands {
             let m = pos.mark();
             if self.step(pos, c)?.is_none() {
@@ -181,7 +188,7 @@ impl Gen<'_> {
             }
             pos.undo_to(&m);
         }
-        Ok(())
+        Ok(had)
     }
 
     /// Apply one part and run its hooks; `Some(reason)` if a hook refused it (the caller undoes).
@@ -256,8 +263,25 @@ impl Gen<'_> {
             return Ok(Some("the turn cannot start".into()));
         }
         let preset = self.preset;
-        for &c in turn.parts() {
-            let kind = part_value(preset, pos, c).kind;
+        let mut typed = turn.parts().iter().copied().peekable();
+        for i in 0..self.part_count() {
+            let (kind, optional, if_possible) = self.kind_at(i);
+            let next = typed.peek().copied().filter(|&c| part_value(preset, pos, c).kind == kind);
+            let cands = self.candidates(pos, i, kind)?;
+            let Some(c) = next else {
+                if optional || (if_possible && cands.is_empty()) {
+                    continue;
+                }
+                return Ok(Some(format!("the turn needs a {} part here", kind.word())));
+            };
+            if !cands.contains(&c) {
+                if kind == PartKind::Move {
+                    return Ok(Some(NOT_LISTED.into()));
+                }
+                let text = super::turn::part_text(preset, pos, c);
+                return Ok(Some(format!("{text} is not an allowed {} here", kind.word())));
+            }
+            typed.next();
             if let Some(body) = &preset.script.hooks.before[kind as usize]
                 && let Some(why) = self.hook(pos, body, None)?
             {
@@ -266,6 +290,10 @@ impl Gen<'_> {
             if let Some(why) = self.step(pos, c)? {
                 return Ok(Some(why));
             }
+        }
+        if let Some(extra) = typed.next() {
+            let text = super::turn::part_text(preset, pos, extra);
+            return Ok(Some(format!("{text} does not fit: this preset's turn has no such part there")));
         }
         self.end(pos)
     }

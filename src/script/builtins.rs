@@ -27,6 +27,9 @@ pub enum Builtin {
     RankOf,
     SquareAt,
     Neighbours,
+    EdgeNeighbours,
+    Frontier,
+    Light,
     Attacks,
     Attacked,
     InCheck,
@@ -81,6 +84,9 @@ pub const TABLE: &[(&str, Builtin, usize, usize, bool, &str)] = &[
     ("rank_of", Builtin::RankOf, 1, 2, false, "the rank of a square, 1 first; with a side, counted from that side"),
     ("square_at", Builtin::SquareAt, 2, 2, false, "the square at file and rank (1-based), or none"),
     ("neighbours", Builtin::Neighbours, 1, 1, false, "the existing squares sharing an edge or corner"),
+    ("edge_neighbours", Builtin::EdgeNeighbours, 1, 1, false, "the existing squares sharing an edge"),
+    ("frontier", Builtin::Frontier, 0, 0, false, "the missing squares that share an edge with an existing square"),
+    ("light", Builtin::Light, 1, 1, false, "whether a square (existing or not) is light in the checkered pattern"),
     ("attacks", Builtin::Attacks, 1, 1, false, "the squares the piece on a square could capture on"),
     ("attacked", Builtin::Attacked, 2, 2, false, "whether a side attacks a square"),
     ("in_check", Builtin::InCheck, 1, 1, false, "whether a side's royal piece is attacked"),
@@ -158,7 +164,17 @@ pub fn move_part(preset: &crate::preset::Preset, cells: &[u8], ep_victim: Sq, m:
     PartVal { kind: PartKind::Move, from: m.from, to: m.to, piece, captured, captured_on, promo: m.promo, rook }
 }
 
+/// Orthogonal directions first, then diagonal.
+const KING_DIRS: [(i64, i64); 8] = [(0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+
 impl Interp<'_> {
+    /// The squares of the rectangle (existing or not) one step from `s` in the given directions.
+    fn around(&self, s: Sq, dirs: &[(i64, i64)]) -> Vec<Sq> {
+        let geo = &self.preset.geo;
+        let (f, r) = (geo.file(s) as i64, geo.rank(s) as i64);
+        dirs.iter().filter_map(|&(dx, dy)| geo.square_checked((f + dx) as i32, (r + dy) as i32)).collect()
+    }
+
     fn square(&self, v: &Value, arg: &Code) -> R<Sq> {
         match v {
             Value::Square(s) => Ok(*s),
@@ -270,21 +286,23 @@ impl Interp<'_> {
                 let ok = (1..=geo.files as i64).contains(&f) && (1..=geo.ranks as i64).contains(&r);
                 if ok { Value::Square(geo.square(f as usize - 1, r as usize - 1)) } else { Value::None }
             }
-            Neighbours => {
+            Neighbours | EdgeNeighbours => {
                 let s = self.square(&v[0], &args[0])?;
-                let (f, r) = (geo.file(s) as i64, geo.rank(s) as i64);
-                let mut out = Vec::new();
-                for (dx, dy) in [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
-                    let (x, y) = (f + dx, r + dy);
-                    if x >= 0 && y >= 0 && (x as usize) < geo.files && (y as usize) < geo.ranks {
-                        let t = geo.square(x as usize, y as usize);
-                        if self.pos.cells[t as usize] != cell::HOLE {
-                            out.push(t);
-                        }
-                    }
-                }
-                self.squares_value(out.into_iter())
+                let dirs: &[(i64, i64)] = if b == Neighbours { &KING_DIRS } else { &KING_DIRS[..4] };
+                self.squares_value(
+                    self.around(s, dirs).into_iter().filter(|&t| self.pos.cells[t as usize] != cell::HOLE),
+                )
             }
+            Frontier => {
+                let holes = geo.squares.iter().copied().filter(|&s| self.pos.cells[s as usize] == cell::HOLE);
+                let fr: Vec<Sq> = holes
+                    .filter(|&s| {
+                        self.around(s, &KING_DIRS[..4]).iter().any(|&t| self.pos.cells[t as usize] != cell::HOLE)
+                    })
+                    .collect();
+                self.squares_value(fr.into_iter())
+            }
+            Light => Value::Bool(geo.is_light(self.square(&v[0], &args[0])?)),
             Attacks => {
                 let s = self.square(&v[0], &args[0])?;
                 Value::List(Arc::new(self.pos.attacks_from(preset, s).into_iter().map(Value::Square).collect()))

@@ -93,8 +93,8 @@ impl<'a> Compiler<'a> {
             if parts.len() > MAX_PARTS {
                 self.err(*span, format!("a turn may have at most {MAX_PARTS} parts; this one has {}", parts.len()));
             }
-            if parts.iter().all(|p| p.optional) {
-                self.err(*span, "every part of this turn is optional: make at least one part required");
+            if parts.iter().all(|p| p.optional || p.if_possible) {
+                self.err(*span, "no part of this turn is required: make at least one part required");
             }
             for p in parts {
                 let from = p.from.as_ref().map(|e| {
@@ -102,7 +102,13 @@ impl<'a> Compiler<'a> {
                     let ret = ast::Stmt::new(StmtKind::Return(Some(e.clone())), e.span);
                     self.body(&name, &[], &[ret], e.span, false)
                 });
-                turn.push(PartSpec { optional: p.optional, kind: p.kind, from, span: p.span });
+                turn.push(PartSpec {
+                    optional: p.optional,
+                    if_possible: p.if_possible,
+                    kind: p.kind,
+                    from,
+                    span: p.span,
+                });
             }
         }
         let active = !globals_is_empty(d) || !d.hooks.is_empty() || d.turn.is_some();

@@ -112,6 +112,7 @@ pub struct Global {
 #[derive(Clone, Debug)]
 pub struct PartSpec {
     pub optional: bool,
+    pub if_possible: bool,
     pub kind: PartKind,
     pub from: Option<Body>,
     pub span: Span,

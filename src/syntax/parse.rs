@@ -128,6 +128,7 @@ fn rule_name(r: Rule) -> &'static str {
         Rule::piece_attr | Rule::value_attr | Rule::royal_attr | Rule::moves_attr => "a piece attribute",
         Rule::region_item | Rule::rank_item | Rule::squares_item => "`rank N` or squares",
         Rule::optional_kw => "`optional`",
+        Rule::if_possible_kw => "`if_possible`",
         Rule::end_cond
         | Rule::checkmate
         | Rule::stalemate

@@ -122,17 +122,19 @@ impl Lower {
     pub(super) fn turn_part(&self, p: P) -> R<TurnPartDecl> {
         let span = self.span(&p);
         let mut optional = false;
+        let mut if_possible = false;
         let mut kind = None;
         let mut from = None;
         for q in p.into_inner() {
             match q.as_rule() {
                 Rule::optional_kw => optional = true,
+                Rule::if_possible_kw => if_possible = true,
                 Rule::part_kind => kind = PartKind::from_word(q.as_str()),
                 _ => from = Some(self.expr(q)?),
             }
         }
         let kind = kind.ok_or_else(|| missing(span, "turn part"))?;
-        Ok(TurnPartDecl { optional, kind, from, span })
+        Ok(TurnPartDecl { optional, if_possible, kind, from, span })
     }
 
     fn block(&self, p: P) -> R<Block> {

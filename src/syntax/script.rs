@@ -109,6 +109,8 @@ pub struct HookDecl {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TurnPartDecl {
     pub optional: bool,
+    /// Required when it has a candidate, left out when it has none.
+    pub if_possible: bool,
     pub kind: PartKind,
     /// Where the candidates come from (squares), when not the default.
     pub from: Option<Expr>,
