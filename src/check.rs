@@ -161,6 +161,8 @@ struct Merged {
     castles: Vec<CastleDecl>,
     ends: Vec<EndDecl>,
     royal_safety: Option<bool>,
+    captures_to_hand: bool,
+    drop_zones: IndexMap<String, (bool, Name, Name)>,
     script: Decls,
 }
 
@@ -214,6 +216,10 @@ fn merge(decls: Vec<Decl>) -> Merged {
                 m.script.hooks.insert(h.point, h);
             }
             Decl::Turn(parts, span) => m.script.turn = Some((parts, span)),
+            Decl::CapturesToHand(_) => m.captures_to_hand = true,
+            Decl::DropZone { piece, negate, region } => {
+                m.drop_zones.insert(piece.node.clone(), (negate, piece, region));
+            }
         }
     }
     m
@@ -235,9 +241,11 @@ impl Checker {
         let lookup = Lookup { geo: &geo, kinds: &kinds };
         let regions = self.regions(&m, &lookup);
         let promotions = self.promotions(&m, &lookup, &regions);
+        let drop_zones = self.drop_zones(&m, &lookup, &regions);
         let castles = self.castles(&m, &lookup);
         let ends = self.ends(&m, &lookup);
         let (script, inits, script_diags) = Compiler::new(&kinds, &geo).script(&m.script);
+        let range_names: Vec<Option<Name>> = m.pieces.values().map(|p| p.range.clone()).collect();
         self.diags.extend(script_diags);
         let setup = m.setup.clone();
         if setup.is_none() {
@@ -253,7 +261,7 @@ impl Checker {
         }
         let irreversible = moves.iter().map(|ms| ms.iter().all(|b| b.images.iter().all(|&(_, dy)| dy > 0))).collect();
         let cares: Vec<bool> = kinds.iter().map(|k| k.cares_virgin).collect();
-        let movement = movement::compile(&geo, &moves, forward);
+        let movement = movement::compile(&geo, &moves, &[], forward);
         let zobrist = Zobrist::new(geo.cells, &cares);
         let setup = setup.unwrap_or_else(|| Spanned::new(String::new(), whole));
         let mut preset = Preset {
@@ -273,11 +281,20 @@ impl Checker {
             zobrist,
             irreversible,
             royal_safety: m.royal_safety.unwrap_or(true),
+            captures_to_hand: m.captures_to_hand,
+            drop_zones,
             setup_cells: Vec::new(),
             script,
         };
         if let Err(diags) = initial_values(&mut preset, &inits) {
             return Err((preset.sources, diags));
+        }
+        match range_tables(&preset, &range_names) {
+            Ok(limits) if limits.iter().any(Option::is_some) => {
+                preset.movement = movement::compile(&preset.geo, &moves, &limits, forward);
+            }
+            Ok(_) => {}
+            Err(diags) => return Err((preset.sources, diags)),
         }
         match fen::parse_board_only(&preset, &setup.node) {
             Ok(cells) => preset.setup_cells = cells,
@@ -417,6 +434,29 @@ impl Checker {
             let choices: Vec<usize> = p.choices.iter().filter_map(|c| self.kind(l, c)).collect();
             if let (Some(k), Some(zone)) = (piece, zone) {
                 out[k] = Some(Promotion { zone, choices, optional: p.optional });
+            }
+        }
+        out
+    }
+
+    /// `drop KIND [not] in REGION`: per kind, per side, the cells where it may be dropped.
+    fn drop_zones(
+        &mut self,
+        m: &Merged,
+        l: &Lookup,
+        regions: &IndexMap<String, BySide<Vec<bool>>>,
+    ) -> Vec<Option<BySide<Vec<bool>>>> {
+        let mut out = vec![None; l.kinds.len()];
+        for (negate, piece, region) in m.drop_zones.values() {
+            let kind = self.kind(l, piece);
+            let Some(zone) = regions.get(&region.node) else {
+                let known: Vec<&String> = regions.keys().collect();
+                self.err(region.span, format!("unknown region `{}`{}", region.node, suggest(&region.node, known)));
+                continue;
+            };
+            if let Some(k) = kind {
+                let flip = |z: &Vec<bool>| z.iter().map(|&b| b != *negate).collect::<Vec<bool>>();
+                out[k] = Some(BySide::new(flip(&zone[Side::White]), flip(&zone[Side::Black])));
             }
         }
         out
@@ -572,6 +612,49 @@ fn initial_values(preset: &mut Preset, inits: &[crate::script::ir::Code]) -> Res
         g.init = v;
     }
     if diags.is_empty() { Ok(()) } else { Err(diags) }
+}
+
+/// Evaluate each `range FN` once for every count of steps that can fit on the board.
+fn range_tables(preset: &Preset, names: &[Option<Name>]) -> Result<Vec<movement::RangeFn>, Vec<Diagnostic>> {
+    let most = preset.geo.files.max(preset.geo.ranks);
+    let mut diags = Vec::new();
+    let mut out = Vec::new();
+    for name in names {
+        let Some(name) = name else {
+            out.push(None);
+            continue;
+        };
+        let Some(f) = preset.script.funcs.iter().position(|b| b.name == name.node) else {
+            let known: Vec<&String> = preset.script.funcs.iter().map(|b| &b.name).collect();
+            diags
+                .push(Diagnostic::new(name.span, format!("no function `{}`{}", name.node, suggest(&name.node, known))));
+            out.push(None);
+            continue;
+        };
+        if preset.script.funcs[f].params != 1 {
+            let msg = format!("`{}` must take one parameter: the number of steps that fit on the board", name.node);
+            diags.push(Diagnostic::new(name.span, msg));
+            out.push(None);
+            continue;
+        }
+        let mut table = Vec::with_capacity(most + 1);
+        for n in 0..=most {
+            match crate::script::hooks::call(preset, f, vec![crate::script::Value::Int(n as i64)]) {
+                Ok(crate::script::Value::Int(r)) => table.push(r.clamp(0, 255) as u8),
+                Ok(other) => {
+                    let msg = format!("`{}({n})` gave {}, not a number of steps", name.node, other.type_name());
+                    diags.push(Diagnostic::new(name.span, msg));
+                    break;
+                }
+                Err(e) => {
+                    diags.push(Diagnostic::new(e.span, e.message));
+                    break;
+                }
+            }
+        }
+        out.push(Some(table));
+    }
+    if diags.is_empty() { Ok(out) } else { Err(diags) }
 }
 
 fn stem(path: &str) -> String {

@@ -237,6 +237,10 @@ impl Game {
                     let (k, side) = self.preset.kind_by_label(label)?;
                     TurnPart::Drop(cell::piece(k, side), g.parse_square(to)?)
                 }
+                Part::HandRemove { label } => {
+                    let (k, _) = self.preset.kind_by_label(label)?;
+                    TurnPart::Discard(cell::piece(k, self.pos.side))
+                }
                 _ => return None,
             };
             t.push(part);

@@ -130,10 +130,14 @@ fn check_presets(presets: &[String]) -> ExitCode {
 fn moves(p: &Position) -> Result<(), Fail> {
     let mut game = reach(p)?;
     let list = game.legal_texts().map_err(|e| Fail(e.to_string()))?;
+    let mut out = String::with_capacity(list.len() * 16);
     for m in &list {
-        println!("{m}");
+        out.push_str(m);
+        out.push('\n');
     }
-    println!("{} legal", list.len());
+    out.push_str(&format!("{} legal\n", list.len()));
+    // A reader that stops early (`| head`) is not an error worth a panic.
+    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());
     Ok(())
 }
 

@@ -92,6 +92,10 @@ pub struct Preset {
     pub irreversible: Vec<bool>,
     /// Whether a turn must leave the mover's royal pieces unattacked.
     pub royal_safety: bool,
+    /// `captures to hand`: a captured piece joins the capturer's hand.
+    pub captures_to_hand: bool,
+    /// Per kind: where it may be dropped, per side (`None`: on any empty square).
+    pub drop_zones: Vec<Option<BySide<Vec<bool>>>>,
     /// The setup's board, to tell which pieces of a FEN have not moved yet.
     pub setup_cells: Vec<u8>,
     /// Rule scripts: state, functions, hooks and the structure of a turn.

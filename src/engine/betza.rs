@@ -12,6 +12,10 @@ pub struct BetzaMove {
     pub en_passant: bool,
     pub initial: bool,
     pub lame: bool,
+    /// `d`: may capture the mover's own pieces (never a royal one).
+    pub friendly: bool,
+    /// `p`: must hop over exactly one piece first; only squares beyond it are reached.
+    pub hop: bool,
 }
 
 /// Where in the Betza string something is wrong (byte offset and length) and why.
@@ -98,7 +102,7 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
     Ok(out)
 }
 
-const KNOWN: &str = "m c e i n f b l r s v";
+const KNOWN: &str = "m c d e i n p f b l r s v";
 
 fn modified(base: (i32, i32), range: u32, mods: &[(usize, char)]) -> Result<BetzaMove, BetzaError> {
     let mut m = BetzaMove {
@@ -109,6 +113,8 @@ fn modified(base: (i32, i32), range: u32, mods: &[(usize, char)]) -> Result<Betz
         en_passant: false,
         initial: false,
         lame: false,
+        friendly: false,
+        hop: false,
     };
     let mut dirs = Vec::new();
     for &(pos, c) in mods {
@@ -118,14 +124,16 @@ fn modified(base: (i32, i32), range: u32, mods: &[(usize, char)]) -> Result<Betz
             'e' => m.en_passant = true,
             'i' => m.initial = true,
             'n' => m.lame = true,
+            'd' => m.friendly = true,
+            'p' => m.hop = true,
             'f' | 'b' | 'l' | 'r' | 's' | 'v' => dirs.push((pos, c)),
-            'p' | 'g' | 'j' | 'a' | 'h' | 'o' | 'u' | 'x' | 'y' | 'z' | 'd' | 'k' | 't' | 'q' | 'w' => {
+            'g' | 'j' | 'a' | 'h' | 'o' | 'u' | 'x' | 'y' | 'z' | 'k' | 't' | 'q' | 'w' => {
                 return Err(err(pos, 1, format!("Betza modifier `{c}` is not supported yet (known: {KNOWN})")));
             }
             _ => return Err(err(pos, 1, format!("`{c}` is not a Betza modifier (known: {KNOWN})"))),
         }
     }
-    if !m.can_move && !m.can_capture && !m.en_passant {
+    if !m.can_move && !m.can_capture && !m.en_passant && !m.friendly {
         m.can_move = true;
         m.can_capture = true;
     }
@@ -253,6 +261,18 @@ mod tests {
         let e = parse("fmWX").unwrap_err();
         assert_eq!((e.offset, e.len), (3, 1));
         assert!(parse("fm").is_err());
+        assert!(parse("xK").is_err());
+    }
+
+    #[test]
+    fn friendly_and_hopping_captures() {
+        let d = parse("dK").unwrap();
+        assert!(d[0].friendly && !d[0].can_capture && !d[0].can_move);
+        let cd = parse("cdN").unwrap();
+        assert!(cd[0].friendly && cd[0].can_capture && !cd[0].can_move);
+        let p = parse("mRcpR").unwrap();
+        assert!(!p[0].hop && p[0].can_move && !p[0].can_capture);
+        assert!(p[1].hop && p[1].can_capture && !p[1].can_move && p[1].range == 0);
         assert!(parse("").is_err());
     }
 }

@@ -34,8 +34,11 @@ impl Position {
         {
             return;
         }
+        if s.flags & flag::HOP != 0 {
+            return self.hop_moves(preset, from, kind, s, out);
+        }
         let mut to = from as i32;
-        for _ in 0..s.range {
+        for _ in 0..s.range_from(&preset.movement, from as usize) {
             to += s.delta as i32;
             let c = self.cells[to as usize];
             if c == cell::EMPTY {
@@ -51,10 +54,50 @@ impl Position {
                 }
                 continue;
             }
-            if s.flags & flag::CAPTURE != 0 && cell::is_side(c, us.other()) {
+            if self.may_take(s.flags, c) {
                 push(preset, us, kind, Move { from, to: to as Sq, promo: 0, flags: mflag::CAPTURE, extra: 0 }, out);
             }
             break;
+        }
+    }
+
+    /// Whether a step with these flags may capture what stands in cell `c` (a piece or not).
+    #[inline]
+    fn may_take(&self, flags: u8, c: u8) -> bool {
+        if !cell::is_piece(c) {
+            return false;
+        }
+        if cell::side(c) != self.side {
+            return flags & flag::CAPTURE != 0;
+        }
+        flags & flag::FRIENDLY != 0 && !self.is_royal_code(c)
+    }
+
+    /// A hopper: past exactly one piece (the screen), then moves to empty squares and captures the next piece.
+    fn hop_moves(&self, preset: &Preset, from: Sq, kind: usize, s: &Step, out: &mut Vec<Move>) {
+        let mut to = from as i32;
+        let mut screened = false;
+        for _ in 0..s.range_from(&preset.movement, from as usize) {
+            to += s.delta as i32;
+            let c = self.cells[to as usize];
+            if c == cell::OFF || c == cell::HOLE {
+                return;
+            }
+            if !screened {
+                screened = c != cell::EMPTY;
+                continue;
+            }
+            if c == cell::EMPTY {
+                if s.flags & flag::MOVE != 0 {
+                    push(preset, self.side, kind, Move { from, to: to as Sq, promo: 0, flags: 0, extra: 0 }, out);
+                }
+                continue;
+            }
+            if self.may_take(s.flags, c) {
+                let m = Move { from, to: to as Sq, promo: 0, flags: mflag::CAPTURE, extra: 0 };
+                push(preset, self.side, kind, m, out);
+            }
+            return;
         }
     }
 
@@ -94,7 +137,13 @@ impl Position {
                     continue;
                 }
                 let code = cell::code(c);
-                if (r.unlimited >> code) & 1 != 0 || r.limited.iter().any(|&(k, range)| k == code && dist <= range) {
+                if (r.unlimited >> code) & 1 != 0
+                    || r.limited.iter().any(|&(k, range, limit)| {
+                        k == code
+                            && dist
+                                <= if limit == 0 { range } else { preset.movement.ranges[limit as usize][s as usize] }
+                    })
+                {
                     return true;
                 }
                 break;
@@ -114,48 +163,52 @@ impl Position {
             if s.flags & flag::CAPTURE == 0 || (s.flags & flag::INITIAL != 0 && c & cell::VIRGIN == 0) {
                 continue;
             }
-            if !(0..s.path_len as usize).all(|i| self.cells[(from as i32 + s.path[i] as i32) as usize] == cell::EMPTY) {
-                continue;
-            }
-            let mut to = from as i32;
-            for _ in 0..s.range {
-                to += s.delta as i32;
-                let t = self.cells[to as usize];
-                if t == cell::OFF || t == cell::HOLE {
-                    break;
-                }
-                out.push(to as Sq);
-                if t != cell::EMPTY {
-                    break;
-                }
-            }
+            self.capture_squares(preset, from, s, &mut |to| {
+                out.push(to);
+                false
+            });
         }
         out.sort_unstable();
         out.dedup();
         out
     }
 
-    /// The slow path: lame or initial-only captures, checked from every piece of that code.
+    /// Call `found` with each square a step could capture on from `from` (whatever stands there);
+    /// stops early when `found` says so, and then returns true.
+    fn capture_squares(&self, preset: &Preset, from: Sq, s: &Step, found: &mut dyn FnMut(Sq) -> bool) -> bool {
+        if !(0..s.path_len as usize).all(|i| self.cells[(from as i32 + s.path[i] as i32) as usize] == cell::EMPTY) {
+            return false;
+        }
+        let mut to = from as i32;
+        let mut screened = s.flags & flag::HOP == 0;
+        for _ in 0..s.range_from(&preset.movement, from as usize) {
+            to += s.delta as i32;
+            let t = self.cells[to as usize];
+            if t == cell::OFF || t == cell::HOLE {
+                return false;
+            }
+            if !screened {
+                screened = t != cell::EMPTY;
+                continue;
+            }
+            if found(to as Sq) {
+                return true;
+            }
+            if t != cell::EMPTY {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// The slow path: lame, hopping or initial-only captures, checked from every piece of that code.
     fn special_attack(&self, preset: &Preset, target: Sq, code: u8, s: &Step) -> bool {
         preset.geo.squares.iter().any(|&from| {
             let c = self.cells[from as usize];
             if cell::code(c) != code || (s.flags & flag::INITIAL != 0 && c & cell::VIRGIN == 0) {
                 return false;
             }
-            if !(0..s.path_len as usize).all(|i| self.cells[(from as i32 + s.path[i] as i32) as usize] == cell::EMPTY) {
-                return false;
-            }
-            let mut to = from as i32;
-            for _ in 0..s.range {
-                to += s.delta as i32;
-                if to == target as i32 {
-                    return true;
-                }
-                if self.cells[to as usize] != cell::EMPTY {
-                    return false;
-                }
-            }
-            false
+            self.capture_squares(preset, from, s, &mut |to| to == target)
         })
     }
 

@@ -12,6 +12,10 @@ pub mod flag {
     pub const INITIAL: u8 = 8;
     /// A non-capturing lame leap or ride: the squares it passes may be taken en passant.
     pub const CREATES_EP: u8 = 16;
+    /// May capture the mover's own (non-royal) pieces.
+    pub const FRIENDLY: u8 = 32;
+    /// Reaches only squares beyond exactly one piece on its line (cannon-like).
+    pub const HOP: u8 = 64;
 }
 
 /// One direction of one move of a piece, in mailbox deltas.
@@ -24,6 +28,16 @@ pub struct Step {
     /// Squares (relative to the origin) that must be empty for a lame leap.
     pub path: [i16; 2],
     pub path_len: u8,
+    /// For a rider whose range depends on where it stands: an index into [`Movement::ranges`]; 0 = none.
+    pub limit: u8,
+}
+
+impl Step {
+    /// The range of this step from `from`.
+    #[inline]
+    pub fn range_from(&self, mv: &Movement, from: usize) -> u8 {
+        if self.limit == 0 { self.range } else { mv.ranges[self.limit as usize][from] }
+    }
 }
 
 /// A rider line seen backwards from the attacked square.
@@ -34,8 +48,8 @@ pub struct RideAttack {
     pub dir: (i8, i8),
     /// Piece codes (bits) that ride this line without a range limit.
     pub unlimited: u128,
-    /// Piece codes with a limited range along it.
-    pub limited: Vec<(u8, u8)>,
+    /// Piece codes with a limited range along it: code, range, and a [`Movement::ranges`] table (0 = none).
+    pub limited: Vec<(u8, u8, u8)>,
 }
 
 /// Everything one side can capture with, arranged for "is this square attacked?".
@@ -57,7 +71,13 @@ pub struct Movement {
     pub attacks: BySide<AttackTables>,
     /// Piece codes that can capture en passant (to decide whether an e.p. square matters).
     pub ep_capturers: u128,
+    /// Per-square ranges of riders limited by the board (`range FN`): ranges[limit][cell]. Entry 0 is unused.
+    pub ranges: Vec<Vec<u8>>,
 }
+
+/// A piece's range function, evaluated once: `table[n]` is the range of a rider for which `n` steps
+/// fit on the board in that direction from where it stands.
+pub type RangeFn = Option<Vec<u8>>;
 
 /// Turn a relative image into board coordinates for a side facing `dir`.
 pub fn orient((dx, dy): (i32, i32), dir: Direction) -> (i32, i32) {
@@ -69,17 +89,25 @@ pub fn orient((dx, dy): (i32, i32), dir: Direction) -> (i32, i32) {
     }
 }
 
-pub fn compile(geo: &Geometry, kinds: &[Vec<BetzaMove>], forward: BySide<Direction>) -> Movement {
-    let mut m = Movement::default();
+pub fn compile(geo: &Geometry, kinds: &[Vec<BetzaMove>], limits: &[RangeFn], forward: BySide<Direction>) -> Movement {
+    let mut m = Movement { ranges: vec![Vec::new()], ..Default::default() };
     let max_range = geo.files.max(geo.ranks).min(255) as u32;
     for side in Side::BOTH {
-        for moves in kinds {
+        for (kind, moves) in kinds.iter().enumerate() {
             let mut steps = Vec::new();
             let mut dirs = Vec::new();
             for bm in moves {
                 for &img in &bm.images {
                     let (ax, ay) = orient(img, forward[side]);
-                    steps.push(step(geo, bm, (ax, ay), max_range));
+                    let mut s = step(geo, bm, (ax, ay), max_range);
+                    if let Some(Some(table)) = limits.get(kind)
+                        && s.range > 1
+                        && m.ranges.len() < 256
+                    {
+                        s.limit = m.ranges.len() as u8;
+                        m.ranges.push(board_ranges(geo, (ax, ay), table));
+                    }
+                    steps.push(s);
                     dirs.push((ax as i8, ay as i8));
                 }
             }
@@ -111,6 +139,12 @@ fn step(geo: &Geometry, bm: &BetzaMove, (ax, ay): (i32, i32), max_range: u32) ->
     if bm.initial {
         flags |= flag::INITIAL;
     }
+    if bm.friendly {
+        flags |= flag::FRIENDLY;
+    }
+    if bm.hop {
+        flags |= flag::HOP;
+    }
     let mut path = [0i16; 2];
     let mut path_len = 0u8;
     if bm.lame && bm.range == 1 {
@@ -121,10 +155,21 @@ fn step(geo: &Geometry, bm: &BetzaMove, (ax, ay): (i32, i32), max_range: u32) ->
             }
         }
     }
-    if bm.can_move && !bm.can_capture && (path_len > 0 || range > 1) {
+    if bm.can_move && !bm.can_capture && !bm.hop && (path_len > 0 || range > 1) {
         flags |= flag::CREATES_EP;
     }
-    Step { delta: geo.delta(ax, ay) as i16, range: range.max(1) as u8, flags, path, path_len }
+    Step { delta: geo.delta(ax, ay) as i16, range: range.max(1) as u8, flags, path, path_len, limit: 0 }
+}
+
+/// For every square, the range a board-limited rider has along (ax, ay): `table[n]` where n steps fit.
+fn board_ranges(geo: &Geometry, (ax, ay): (i32, i32), table: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; geo.cells];
+    for &sq in &geo.squares {
+        let (f, r) = (geo.file(sq) as i32, geo.rank(sq) as i32);
+        let fits = (1..).take_while(|&k| geo.square_checked(f + k * ax, r + k * ay).is_some()).count();
+        out[sq as usize] = table.get(fits).copied().unwrap_or(0);
+    }
+    out
 }
 
 /// The squares a lame leap passes: along its line, or for an oblique leap an orthogonal first step.
@@ -145,7 +190,7 @@ fn attack_tables(steps: &[Vec<Step>], dirs: &[Vec<(i8, i8)>], side: Side, max_ra
     for (kind, ks) in steps.iter().enumerate() {
         let code = cell::piece(kind, side);
         for (s, &dir) in ks.iter().zip(&dirs[kind]).filter(|(s, _)| s.flags & flag::CAPTURE != 0) {
-            if s.flags & flag::INITIAL != 0 || s.path_len > 0 {
+            if s.flags & (flag::INITIAL | flag::HOP) != 0 || s.path_len > 0 {
                 t.special.push((code, *s));
             } else if s.range == 1 {
                 match t.leaps.iter_mut().find(|l| l.0 == s.delta) {
@@ -160,10 +205,10 @@ fn attack_tables(steps: &[Vec<Step>], dirs: &[Vec<(i8, i8)>], side: Side, max_ra
                         t.rides.len() - 1
                     }
                 };
-                if s.range >= max_range {
+                if s.range >= max_range && s.limit == 0 {
                     t.rides[idx].unlimited |= 1u128 << code;
                 } else {
-                    t.rides[idx].limited.push((code, s.range));
+                    t.rides[idx].limited.push((code, s.range, s.limit));
                 }
             }
         }

@@ -153,6 +153,9 @@ fn part_matches(typed: &Part, canon: &Part) -> bool {
             tf == cf && tt == ct && tl.as_ref().is_none_or(|l| same(l, cl))
         }
         (Part::Put { label: tl, to: tt }, Part::Put { label: cl, to: ct }) => tt == ct && same(tl, cl),
+        // Drops and discards come from the mover's own hand: the label's case adds nothing.
+        (Part::Drop { label: tl, to: tt }, Part::Drop { label: cl, to: ct }) => tt == ct && same(tl, cl),
+        (Part::HandRemove { label: tl }, Part::HandRemove { label: cl }) => same(tl, cl),
         _ => typed == canon,
     }
 }

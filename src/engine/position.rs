@@ -320,6 +320,14 @@ impl Position {
             .collect()
     }
 
+    /// The parts of the turn in progress, played so far (none between turns).
+    pub fn current_parts(&self) -> &[PartVal] {
+        match self.log_turns.last() {
+            Some(&start) if self.in_turn => &self.log[start as usize..],
+            _ => &[],
+        }
+    }
+
     /// Remember the legal moves of this exact position (board and hash), for scripts that ask again.
     pub fn cache_moves(&mut self, moves: &[Move]) {
         self.moves_cache.clear();
@@ -449,9 +457,17 @@ impl Position {
             self.set(z, c.rook_to, c.rook);
             return;
         }
-        self.reset |= cell::is_piece(self.cells[m.to as usize]);
+        let target = self.cells[m.to as usize];
+        self.reset |= cell::is_piece(target);
+        if preset.captures_to_hand && cell::is_piece(target) {
+            self.hand_add(preset, cell::side(piece), cell::kind(target) as u8);
+        }
         self.set(z, m.from, cell::EMPTY);
         if m.flags & mflag::EP != 0 {
+            if preset.captures_to_hand {
+                let victim = self.cells[self.ep.victim as usize];
+                self.hand_add(preset, cell::side(piece), cell::kind(victim) as u8);
+            }
             self.set(z, self.ep.victim, cell::EMPTY);
             self.reset = true;
         }
@@ -471,6 +487,12 @@ impl Position {
     pub fn apply_drop(&mut self, preset: &Preset, code: u8, sq: Sq) {
         self.hand_take(preset, cell::side(code), cell::kind(code) as u8);
         self.set(&preset.zobrist, sq, code);
+    }
+
+    /// Take a piece out of its side's hand for good (a sacrifice from hand): irreversible.
+    pub fn apply_discard(&mut self, preset: &Preset, code: u8) {
+        self.hand_take(preset, cell::side(code), cell::kind(code) as u8);
+        self.reset = true;
     }
 
     /// Create a missing square, or remove an empty one.

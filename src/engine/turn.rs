@@ -18,6 +18,8 @@ pub enum TurnPart {
     Construct(Sq),
     /// `-e4`.
     Destroy(Sq),
+    /// `@*Q`: a piece (cell code) taken out of the mover's hand.
+    Discard(u8),
 }
 
 impl Default for TurnPart {
@@ -82,6 +84,7 @@ pub fn apply_raw(preset: &Preset, pos: &mut Position, p: TurnPart) {
         TurnPart::Drop(code, sq) => pos.apply_drop(preset, code, sq),
         TurnPart::Construct(sq) => pos.apply_square(preset, sq, true),
         TurnPart::Destroy(sq) => pos.apply_square(preset, sq, false),
+        TurnPart::Discard(code) => pos.apply_discard(preset, code),
     }
 }
 
@@ -101,6 +104,9 @@ pub fn canonical_parts(preset: &Preset, pos: &Position, t: &Turn) -> Vec<Part> {
                 out.push(Part::Drop { label: preset.label_of(code & !cell::VIRGIN).to_string(), to: g.name(sq) })
             }
             TurnPart::Destroy(sq) => out.push(Part::RemoveSquare { sq: g.name(sq) }),
+            TurnPart::Discard(code) => {
+                out.push(Part::HandRemove { label: preset.label_of(code & !cell::VIRGIN).to_string() })
+            }
         }
         apply_raw(preset, &mut scratch, p);
     }

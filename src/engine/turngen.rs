@@ -22,6 +22,7 @@ pub const NOT_LISTED: &str = "the move is not legal here";
 
 /// The turn structure when a preset declares none: one move.
 const ONE_MOVE: &[PartSpec] = &[];
+const JUST_MOVE: &[PartKind] = &[PartKind::Move];
 
 struct Gen<'a> {
     preset: &'a Preset,
@@ -104,7 +105,7 @@ pub enum PlayError {
     Script(ScriptError),
 }
 
-impl Gen<'_> {
+impl<'a> Gen<'a> {
     fn specs(&self) -> &[PartSpec] {
         let t = &self.preset.script.turn;
         if t.is_empty() { ONE_MOVE } else { t }
@@ -132,11 +133,24 @@ impl Gen<'_> {
         hooks::run(self.preset, pos, call, self.said.as_deref_mut())
     }
 
-    fn kind_at(&self, i: usize) -> (PartKind, bool, bool) {
-        match self.specs().get(i) {
-            Some(s) => (s.kind, s.optional, s.if_possible),
-            None => (PartKind::Move, false, false),
+    fn kind_at(&self, i: usize) -> (&'a [PartKind], bool, bool) {
+        let t: &'a [PartSpec] = &self.preset.script.turn;
+        match t.get(i) {
+            Some(s) => (&s.kinds, s.optional, s.if_possible),
+            None => (JUST_MOVE, false, false),
         }
+    }
+
+    /// Run the `before` hooks of the kinds of part `i`; `Some(reason)` if one refused.
+    fn before(&mut self, pos: &mut Position, kinds: &[PartKind]) -> Result<Option<String>, ScriptError> {
+        for &k in kinds {
+            if let Some(body) = &self.preset.script.hooks.before[k as usize]
+                && let Some(why) = self.hook(pos, body, None)?
+            {
+                return Ok(Some(why));
+            }
+        }
+        Ok(None)
     }
 
     fn part_count(&self) -> usize {
@@ -147,12 +161,12 @@ impl Gen<'_> {
         if i == self.part_count() {
             return self.finish(pos, turn, visit);
         }
-        let (kind, optional, if_possible) = self.kind_at(i);
+        let (kinds, optional, if_possible) = self.kind_at(i);
         if optional {
             self.parts(pos, i + 1, turn, visit)?;
         }
         let before = pos.mark();
-        let r = self.candidates_of(pos, i, kind, turn, visit);
+        let r = self.candidates_of(pos, i, kinds, turn, visit);
         pos.undo_to(&before);
         if r? || !if_possible {
             return Ok(());
@@ -164,17 +178,14 @@ impl Gen<'_> {
         &mut self,
         pos: &mut Position,
         i: usize,
-        kind: PartKind,
+        kinds: &[PartKind],
         turn: &mut Turn,
         visit: &mut Visit,
     ) -> Result<bool, ScriptError> {
-        let preset = self.preset;
         // Generated before `on before` runs, so that a hook asking for the legal moves gets them
         // from the cache instead of generating them again.
-        let cands = self.candidates(pos, i, kind)?;
-        if let Some(body) = &preset.script.hooks.before[kind as usize]
-            && self.hook(pos, body, None)?.is_some()
-        {
+        let cands = self.candidates(pos, i, kinds)?;
+        if self.before(pos, kinds)?.is_some() {
             return Ok(!cands.is_empty());
         }
         let had = !cands.is_empty();
@@ -265,26 +276,25 @@ impl Gen<'_> {
         let preset = self.preset;
         let mut typed = turn.parts().iter().copied().peekable();
         for i in 0..self.part_count() {
-            let (kind, optional, if_possible) = self.kind_at(i);
-            let next = typed.peek().copied().filter(|&c| part_value(preset, pos, c).kind == kind);
-            let cands = self.candidates(pos, i, kind)?;
+            let (kinds, optional, if_possible) = self.kind_at(i);
+            let next = typed.peek().copied().filter(|&c| kinds.contains(&part_value(preset, pos, c).kind));
+            let cands = self.candidates(pos, i, kinds)?;
+            let words = kinds.iter().map(|k| k.word()).collect::<Vec<_>>().join(" or ");
             let Some(c) = next else {
                 if optional || (if_possible && cands.is_empty()) {
                     continue;
                 }
-                return Ok(Some(format!("the turn needs a {} part here", kind.word())));
+                return Ok(Some(format!("the turn needs a {words} part here")));
             };
             if !cands.contains(&c) {
-                if kind == PartKind::Move {
+                if matches!(c, TurnPart::Move(_)) {
                     return Ok(Some(NOT_LISTED.into()));
                 }
                 let text = super::turn::part_text(preset, pos, c);
-                return Ok(Some(format!("{text} is not an allowed {} here", kind.word())));
+                return Ok(Some(format!("{text} is not an allowed {} here", part_value(preset, pos, c).kind.word())));
             }
             typed.next();
-            if let Some(body) = &preset.script.hooks.before[kind as usize]
-                && let Some(why) = self.hook(pos, body, None)?
-            {
+            if let Some(why) = self.before(pos, kinds)? {
                 return Ok(Some(why));
             }
             if let Some(why) = self.step(pos, c)? {
@@ -298,81 +308,112 @@ impl Gen<'_> {
         self.end(pos)
     }
 
-    /// The candidates for part `i`: moves, drops, or the squares its `from` names.
-    fn candidates(&mut self, pos: &mut Position, i: usize, kind: PartKind) -> Result<Vec<TurnPart>, ScriptError> {
+    /// The candidates for part `i`: of each of its kinds, in order.
+    fn candidates(&mut self, pos: &mut Position, i: usize, kinds: &[PartKind]) -> Result<Vec<TurnPart>, ScriptError> {
+        let preset: &'a Preset = self.preset;
+        let from = match preset.script.turn.get(i).and_then(|s| s.from.as_ref()) {
+            Some(body) => Some(self.candidate_values(pos, body, kinds)?),
+            None => None,
+        };
+        let mut out = Vec::new();
+        for &kind in kinds {
+            self.candidates_of_kind(pos, kind, from.as_deref(), &mut out);
+        }
+        Ok(out)
+    }
+
+    /// A part's `from`: a list or set (or one value) of squares, or of pieces for a `discard`.
+    fn candidate_values(
+        &mut self,
+        pos: &mut Position,
+        body: &Body,
+        kinds: &[PartKind],
+    ) -> Result<Vec<Value>, ScriptError> {
+        let v = hooks::value(self.preset, pos, body, self.mover)?;
+        let items = match v {
+            Value::List(x) | Value::Set(x) => x.to_vec(),
+            Value::None => Vec::new(),
+            one => vec![one],
+        };
+        let words = kinds.iter().map(|k| k.word()).collect::<Vec<_>>().join(" or ");
+        for it in &items {
+            let fits = match it {
+                Value::Square(_) => kinds.iter().any(|k| *k != PartKind::Discard),
+                Value::Piece(_) | Value::Kind(_) => kinds.contains(&PartKind::Discard),
+                _ => false,
+            };
+            if !fits {
+                let msg = format!("the candidates of a {words} part cannot include {}", it.type_name());
+                return Err(ScriptError::new(body.span, msg));
+            }
+        }
+        Ok(items)
+    }
+
+    fn candidates_of_kind(
+        &mut self,
+        pos: &mut Position,
+        kind: PartKind,
+        from: Option<&[Value]>,
+        out: &mut Vec<TurnPart>,
+    ) {
         let preset = self.preset;
         let us = self.mover;
-        if kind == PartKind::Move {
-            let mut moves: Vec<Move> = Vec::new();
-            pos.legal_moves(preset, &mut moves);
-            pos.cache_moves(&moves);
-            return Ok(moves.into_iter().map(TurnPart::Move).collect());
-        }
-        if kind == PartKind::Drop {
-            let mut codes: Vec<u8> = pos.hands[us].iter().map(|&k| cell::piece(k as usize, us)).collect();
-            codes.sort_unstable();
-            codes.dedup();
-            let empties: Vec<Sq> =
-                preset.geo.squares.iter().copied().filter(|&s| pos.cells[s as usize] == cell::EMPTY).collect();
-            return Ok(codes.iter().flat_map(|&c| empties.iter().map(move |&s| TurnPart::Drop(c, s))).collect());
-        }
-        let squares: Vec<Sq> = match self.specs().get(i).and_then(|s| s.from.as_ref()) {
-            Some(body) => {
-                let v = hooks::value(preset, pos, body, us)?;
-                let items = match &v {
-                    Value::List(x) | Value::Set(x) => x.to_vec(),
-                    Value::Square(_) => vec![v.clone()],
-                    Value::None => Vec::new(),
-                    other => {
-                        let msg = format!(
-                            "the squares for a {} part must be a list or set, not {}",
-                            kind.word(),
-                            other.type_name()
-                        );
-                        return Err(ScriptError::new(body.span, msg));
-                    }
-                };
-                let mut sqs = Vec::new();
-                for it in items {
-                    match it {
-                        Value::Square(s) => sqs.push(s),
-                        other => {
-                            let msg =
-                                format!("expected squares for the {} part, found {}", kind.word(), other.type_name());
-                            return Err(ScriptError::new(body.span, msg));
-                        }
-                    }
+        let squares = |pos: &Position, default: &dyn Fn(u8) -> bool| -> Vec<Sq> {
+            let mut v: Vec<Sq> = match from {
+                Some(items) => {
+                    items.iter().filter_map(|v| if let Value::Square(s) = v { Some(*s) } else { None }).collect()
                 }
-                sqs.sort_unstable();
-                sqs.dedup();
-                sqs
+                None => preset.geo.squares.clone(),
+            };
+            v.sort_unstable();
+            v.dedup();
+            v.retain(|&s| default(pos.cells[s as usize]));
+            v
+        };
+        match kind {
+            PartKind::Move => {
+                let mut moves: Vec<Move> = Vec::new();
+                pos.legal_moves(preset, &mut moves);
+                pos.cache_moves(&moves);
+                out.extend(moves.into_iter().map(TurnPart::Move));
             }
-            None => {
-                let default = |s: Sq| match kind {
-                    PartKind::Remove => cell::is_side(pos.cells[s as usize], us.other()),
-                    PartKind::Construct => pos.cells[s as usize] == cell::HOLE,
-                    _ => pos.cells[s as usize] == cell::EMPTY,
+            PartKind::Drop => {
+                let mut codes: Vec<u8> = pos.hands[us].clone();
+                codes.sort_unstable();
+                codes.dedup();
+                let empties = squares(pos, &|c| c == cell::EMPTY);
+                for k in codes {
+                    let zone = preset.drop_zones[k as usize].as_ref().map(|z| &z[us]);
+                    let code = cell::piece(k as usize, us);
+                    let allowed = empties.iter().filter(|&&s| zone.is_none_or(|z| z[s as usize]));
+                    out.extend(allowed.map(|&s| TurnPart::Drop(code, s)));
+                }
+            }
+            PartKind::Remove => {
+                let wanted = |c: u8| if from.is_some() { cell::is_piece(c) } else { cell::is_side(c, us.other()) };
+                out.extend(squares(pos, &wanted).into_iter().map(TurnPart::Remove));
+            }
+            PartKind::Construct => out.extend(squares(pos, &|c| c == cell::HOLE).into_iter().map(TurnPart::Construct)),
+            PartKind::Destroy => out.extend(squares(pos, &|c| c == cell::EMPTY).into_iter().map(TurnPart::Destroy)),
+            PartKind::Discard => {
+                let mut kinds: Vec<u8> = match from {
+                    Some(items) => items
+                        .iter()
+                        .filter_map(|v| match v {
+                            Value::Piece(c) => Some(cell::kind(*c) as u8),
+                            Value::Kind(k) => Some(*k),
+                            _ => None,
+                        })
+                        .filter(|k| pos.hands[us].contains(k))
+                        .collect(),
+                    None => pos.hands[us].clone(),
                 };
-                preset.geo.squares.iter().copied().filter(|&s| default(s)).collect()
+                kinds.sort_unstable();
+                kinds.dedup();
+                out.extend(kinds.into_iter().map(|k| TurnPart::Discard(cell::piece(k as usize, us))));
             }
-        };
-        let fits = |s: Sq| {
-            let c = pos.cells[s as usize];
-            match kind {
-                PartKind::Remove => cell::is_piece(c),
-                PartKind::Construct => c == cell::HOLE,
-                _ => c == cell::EMPTY,
-            }
-        };
-        Ok(squares
-            .into_iter()
-            .filter(|&s| fits(s))
-            .map(|s| match kind {
-                PartKind::Remove => TurnPart::Remove(s),
-                PartKind::Construct => TurnPart::Construct(s),
-                _ => TurnPart::Destroy(s),
-            })
-            .collect())
+        }
     }
 }
 
@@ -386,5 +427,6 @@ pub fn part_value(preset: &Preset, pos: &Position, p: TurnPart) -> PartVal {
         TurnPart::Drop(c, s) => blank(PartKind::Drop, s, c),
         TurnPart::Construct(s) => blank(PartKind::Construct, s, 0),
         TurnPart::Destroy(s) => blank(PartKind::Destroy, s, 0),
+        TurnPart::Discard(c) => blank(PartKind::Discard, 0, c),
     }
 }

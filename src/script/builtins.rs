@@ -39,6 +39,8 @@ pub enum Builtin {
     History,
     LastTurn,
     TurnNumber,
+    MoveNumber,
+    ThisTurn,
     Halfmoves,
     Squares,
     Holes,
@@ -103,6 +105,8 @@ pub const TABLE: &[(&str, Builtin, usize, usize, bool, &str)] = &[
     ("history", Builtin::History, 0, 0, false, "the turns played, each a list of parts"),
     ("last_turn", Builtin::LastTurn, 0, 0, false, "the parts of the turn before this one"),
     ("turn_number", Builtin::TurnNumber, 0, 0, false, "this turn's number: 1 is White's first"),
+    ("move_number", Builtin::MoveNumber, 0, 0, false, "the FEN's full-move number: 1 for both sides' first turns"),
+    ("this_turn", Builtin::ThisTurn, 0, 0, false, "the parts of the turn in progress played so far"),
     ("halfmoves", Builtin::Halfmoves, 0, 0, false, "turns since the last capture or irreversible move"),
     ("squares", Builtin::Squares, 0, 0, false, "every existing square"),
     ("holes", Builtin::Holes, 0, 0, false, "every missing square"),
@@ -342,6 +346,8 @@ impl Interp<'_> {
                 Value::List(Arc::new(last))
             }
             TurnNumber => Value::Int(self.pos.turn_number() as i64),
+            MoveNumber => Value::Int(self.pos.fullmove as i64),
+            ThisTurn => Value::List(Arc::new(self.pos.current_parts().iter().copied().map(Value::Part).collect())),
             Halfmoves => Value::Int(self.pos.halfmove as i64),
             Squares => {
                 self.squares_value(geo.squares.iter().copied().filter(|&s| self.pos.cells[s as usize] != cell::HOLE))

@@ -98,14 +98,14 @@ impl<'a> Compiler<'a> {
             }
             for p in parts {
                 let from = p.from.as_ref().map(|e| {
-                    let name = format!("the `from` of the {} part", p.kind.word());
+                    let name = format!("the `from` of the {} part", p.kinds[0].word());
                     let ret = ast::Stmt::new(StmtKind::Return(Some(e.clone())), e.span);
                     self.body(&name, &[], &[ret], e.span, false)
                 });
                 turn.push(PartSpec {
                     optional: p.optional,
                     if_possible: p.if_possible,
-                    kind: p.kind,
+                    kinds: p.kinds.clone(),
                     from,
                     span: p.span,
                 });

@@ -68,6 +68,19 @@ pub fn game_end(preset: &Preset, pos: &mut Position) -> Result<Option<GameOver>,
     Ok(it.declared.take())
 }
 
+/// Call a preset function on an empty board (for what a preset computes once, when it loads).
+pub fn call(preset: &Preset, f: usize, args: Vec<Value>) -> Result<Value, ScriptError> {
+    let body = &preset.script.funcs[f];
+    let mut pos = Position::empty(preset);
+    let mut it = Interp::new(preset, &mut pos, &body.name);
+    match it.run(body, args)? {
+        Outcome::Done(v) => Ok(v),
+        Outcome::Rejected(r) => {
+            Err(ScriptError::new(body.span, format!("`reject \"{r}\"` in a function run at load time")))
+        }
+    }
+}
+
 /// Evaluate a constant expression (an initial value, a FEN state value) on an empty board.
 pub fn constant(preset: &Preset, code: &super::ir::Code) -> Result<Value, ScriptError> {
     let body = Body {

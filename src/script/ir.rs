@@ -113,7 +113,8 @@ pub struct Global {
 pub struct PartSpec {
     pub optional: bool,
     pub if_possible: bool,
-    pub kind: PartKind,
+    /// The kinds of part that may stand here, at least one.
+    pub kinds: Vec<PartKind>,
     pub from: Option<Body>,
     pub span: Span,
 }
@@ -122,9 +123,9 @@ pub struct PartSpec {
 pub struct Hooks {
     pub turn_start: Option<Body>,
     /// Indexed by `PartKind as usize`.
-    pub before: [Option<Body>; 5],
-    pub validate: [Option<Body>; 5],
-    pub after: [Option<Body>; 5],
+    pub before: [Option<Body>; 6],
+    pub validate: [Option<Body>; 6],
+    pub after: [Option<Body>; 6],
     pub capture: Option<Body>,
     pub turn_end: Option<Body>,
     pub every: Vec<(u32, u32, Body)>,

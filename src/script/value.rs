@@ -155,6 +155,7 @@ impl Value {
                     PartKind::Drop => format!("\"{}*{}\"", label(p.piece), g.name(p.to)),
                     PartKind::Remove | PartKind::Construct => format!("\"@-{}\"", g.name(p.to)),
                     PartKind::Destroy => format!("\"-{}\"", g.name(p.to)),
+                    PartKind::Discard => format!("\"@*{}\"", label(p.piece)),
                 }
             }
         }

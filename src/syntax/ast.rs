@@ -57,6 +57,14 @@ pub enum Decl {
     Fn(FnDecl),
     Hook(HookDecl),
     Turn(Vec<TurnPartDecl>, Span),
+    /// `captures to hand`.
+    CapturesToHand(Span),
+    /// `drop Pawn not in last_rank`: where a kind may be dropped.
+    DropZone {
+        piece: Name,
+        negate: bool,
+        region: Name,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -67,6 +75,8 @@ pub struct PieceDecl {
     pub royal: bool,
     /// The Betza string; its span covers the text inside the quotes.
     pub moves: Option<Name>,
+    /// `range FN`: the script function giving a rider's range from the steps that fit on the board.
+    pub range: Option<Name>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -78,12 +78,15 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::var_decl
         | Rule::fn_decl
         | Rule::hook_decl
-        | Rule::turn_decl => "a declaration",
+        | Rule::turn_decl
+        | Rule::hand_decl
+        | Rule::drop_decl => "a declaration",
+        Rule::not_kw => "`not`",
         Rule::params => "parameter names",
         Rule::hook_point | Rule::every_point | Rule::phase_point | Rule::simple_point | Rule::phase => {
             "a hook (`turn_start`, `before move`, `validate move`, `after move`, `capture`, `turn_end`, `every 2`, `game_end`, `announce`)"
         }
-        Rule::part_kind | Rule::turn_part => "a part (`move`, `drop`, `remove`, `construct`, `destroy`)",
+        Rule::part_kind | Rule::turn_part => "a part (`move`, `drop`, `remove`, `construct`, `destroy`, `discard`)",
         Rule::block => "a block `{ ... }`",
         Rule::stmt
         | Rule::let_stmt
@@ -125,7 +128,9 @@ fn rule_name(r: Rule) -> &'static str {
         Rule::shade => "`light` or `dark`",
         Rule::side_name => "`white` or `black`",
         Rule::direction => "`up`, `down`, `left` or `right`",
-        Rule::piece_attr | Rule::value_attr | Rule::royal_attr | Rule::moves_attr => "a piece attribute",
+        Rule::piece_attr | Rule::value_attr | Rule::royal_attr | Rule::moves_attr | Rule::range_attr => {
+            "a piece attribute"
+        }
         Rule::region_item | Rule::rank_item | Rule::squares_item => "`rank N` or squares",
         Rule::optional_kw => "`optional`",
         Rule::if_possible_kw => "`if_possible`",
@@ -222,6 +227,16 @@ impl Lower {
             Rule::fn_decl => Decl::Fn(self.func(span, it)?),
             Rule::hook_decl => Decl::Hook(self.hook(span, it)?),
             Rule::turn_decl => Decl::Turn(it.map(|p| self.turn_part(p)).collect::<Result<_, _>>()?, span),
+            Rule::hand_decl => Decl::CapturesToHand(span),
+            Rule::drop_decl => {
+                let piece = self.name(next()?);
+                let mut region = next()?;
+                let negate = region.as_rule() == Rule::not_kw;
+                if negate {
+                    region = next()?;
+                }
+                Decl::DropZone { piece, negate, region: self.name(region) }
+            }
             other => return Err(Diagnostic::new(span, format!("unexpected {}", rule_name(other)))),
         })
     }
@@ -230,12 +245,13 @@ impl Lower {
         let missing = || Diagnostic::new(span, "incomplete piece declaration");
         let name = self.name(it.next().ok_or_else(missing)?);
         let label = self.name(it.next().ok_or_else(missing)?);
-        let mut decl = PieceDecl { name, label, value: None, royal: false, moves: None };
+        let mut decl = PieceDecl { name, label, value: None, royal: false, moves: None, range: None };
         for attr in it {
             match attr.as_rule() {
                 Rule::value_attr => decl.value = Some(self.int(attr.into_inner().next().ok_or_else(missing)?)?),
                 Rule::royal_attr => decl.royal = true,
                 Rule::moves_attr => decl.moves = Some(self.string(attr.into_inner().next().ok_or_else(missing)?)),
+                Rule::range_attr => decl.range = Some(self.name(attr.into_inner().next().ok_or_else(missing)?)),
                 _ => return Err(Diagnostic::new(self.span(&attr), "unknown piece attribute")),
             }
         }

@@ -123,18 +123,21 @@ impl Lower {
         let span = self.span(&p);
         let mut optional = false;
         let mut if_possible = false;
-        let mut kind = None;
+        let mut kinds = Vec::new();
         let mut from = None;
         for q in p.into_inner() {
             match q.as_rule() {
                 Rule::optional_kw => optional = true,
                 Rule::if_possible_kw => if_possible = true,
-                Rule::part_kind => kind = PartKind::from_word(q.as_str()),
+                Rule::part_kind => kinds.extend(PartKind::from_word(q.as_str())),
+                Rule::or_op => {}
                 _ => from = Some(self.expr(q)?),
             }
         }
-        let kind = kind.ok_or_else(|| missing(span, "turn part"))?;
-        Ok(TurnPartDecl { optional, if_possible, kind, from, span })
+        if kinds.is_empty() {
+            return Err(missing(span, "turn part"));
+        }
+        Ok(TurnPartDecl { optional, if_possible, kinds, from, span })
     }
 
     fn block(&self, p: P) -> R<Block> {

@@ -14,11 +14,13 @@ pub enum PartKind {
     Remove,
     Construct,
     Destroy,
+    /// `@*Q`: a piece taken out of the mover's hand (a sacrifice from hand).
+    Discard,
 }
 
 impl PartKind {
-    pub const ALL: [PartKind; 5] =
-        [PartKind::Move, PartKind::Drop, PartKind::Remove, PartKind::Construct, PartKind::Destroy];
+    pub const ALL: [PartKind; 6] =
+        [PartKind::Move, PartKind::Drop, PartKind::Remove, PartKind::Construct, PartKind::Destroy, PartKind::Discard];
 
     pub fn word(self) -> &'static str {
         match self {
@@ -27,6 +29,7 @@ impl PartKind {
             PartKind::Remove => "remove",
             PartKind::Construct => "construct",
             PartKind::Destroy => "destroy",
+            PartKind::Discard => "discard",
         }
     }
 
@@ -111,7 +114,8 @@ pub struct TurnPartDecl {
     pub optional: bool,
     /// Required when it has a candidate, left out when it has none.
     pub if_possible: bool,
-    pub kind: PartKind,
+    /// The kinds of part that may stand here (`move or drop`), at least one.
+    pub kinds: Vec<PartKind>,
     /// Where the candidates come from (squares), when not the default.
     pub from: Option<Expr>,
     pub span: Span,
