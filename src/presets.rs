@@ -7,6 +7,7 @@ const SHIPPED: &[(&str, &str)] = &[
     ("chess", include_str!("../presets/chess.preset")),
     ("maidens", include_str!("../presets/maidens.preset")),
     ("modern-chaturanga", include_str!("../presets/modern-chaturanga.preset")),
+    ("universal", include_str!("../presets/universal.preset")),
     ("ruddigore", include_str!("../presets/ruddigore.preset")),
     ("constructing", include_str!("../presets/constructing.preset")),
 ];

@@ -16,6 +16,60 @@ pub struct BetzaMove {
     pub friendly: bool,
     /// `p`: must hop over exactly one piece first; only squares beyond it are reached.
     pub hop: bool,
+    /// How the piece travels when it is more than one straight line of steps.
+    pub shape: Shape,
+}
+
+/// The path of a move that is not one straight line.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Shape {
+    #[default]
+    Straight,
+    /// `z`: steps alternate between an image and one of its two images turned a right angle (crooked bishop `zB`).
+    Crooked,
+    /// `q`: each step turns to the next image round the circle, always the same way (the rose `qN`).
+    Circular,
+    /// `[F-oR]`: after the first leg (this move's own images and range), these legs in turn.
+    Legs(Vec<Leg>),
+}
+
+/// A later leg of a multi-leg move: an atom, its range, and which directions it may take.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leg {
+    /// All the atom's images; `turn` picks among them relative to the leg before.
+    pub images: Vec<(i32, i32)>,
+    /// 1 a leap, 0 a ride without limit, n up to n steps.
+    pub range: u32,
+    pub turn: Turn,
+    /// `=`: exactly as many steps as the first leg took.
+    pub same_count: bool,
+}
+
+/// Which directions a later leg may take, relative to the direction of the leg before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// `o`: outward, less than a right angle away from it.
+    Outward,
+    /// `a`: any direction but straight back.
+    Any,
+    /// `f`: straight on (the same direction, when the atoms agree).
+    Straight,
+    /// `s`: at a right angle.
+    Sideways,
+}
+
+impl Turn {
+    /// Whether a leg in direction `d` may follow one in direction `prev`.
+    pub fn allows(self, prev: (i32, i32), d: (i32, i32)) -> bool {
+        let dot = prev.0 * d.0 + prev.1 * d.1;
+        let cross = prev.0 * d.1 - prev.1 * d.0;
+        match self {
+            Turn::Outward => dot > 0,
+            Turn::Any => !(cross == 0 && dot < 0),
+            Turn::Straight => cross == 0 && dot > 0,
+            Turn::Sideways => dot == 0,
+        }
+    }
 }
 
 /// Where in the Betza string something is wrong (byte offset and length) and why.
@@ -71,6 +125,13 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
         while i < chars.len() && chars[i].1.is_ascii_lowercase() {
             i += 1;
         }
+        if chars.get(i).is_some_and(|&(_, c)| c == '[') {
+            let mods: Vec<(usize, char)> = chars[start..i].to_vec();
+            let (m, next) = legs(text, &chars, i, &mods)?;
+            out.push(m);
+            i = next;
+            continue;
+        }
         let (pos, c) = *chars.get(i).ok_or_else(|| {
             err(
                 chars[start].0,
@@ -102,7 +163,87 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
     Ok(out)
 }
 
-const KNOWN: &str = "m c d e i n p f b l r s v";
+/// A multi-leg move `[F-oR]` starting at `chars[open]` (the `[`): the move and where parsing goes on.
+fn legs(
+    text: &str,
+    chars: &[(usize, char)],
+    open: usize,
+    mods: &[(usize, char)],
+) -> Result<(BetzaMove, usize), BetzaError> {
+    let close = chars[open..].iter().position(|&(_, c)| c == ']').map(|k| open + k).ok_or_else(|| {
+        err(chars[open].0, text.len() - chars[open].0, "`[` opens a multi-leg move that no `]` closes")
+    })?;
+    let inner = &chars[open + 1..close];
+    let mut pieces = inner.split(|&(_, c)| c == '-');
+    let first = pieces.next().unwrap_or_default();
+    let at = |k: &[(usize, char)]| k.first().map_or(chars[open].0, |x| x.0);
+    let (base, range, rest) = leg_atom(first, at(first))?;
+    if !rest.is_empty() {
+        return Err(err(rest[0].0, 1, "the first leg is an atom with direction letters before it, e.g. `[F-oR]`"));
+    }
+    let mut first_mods: Vec<(usize, char)> = mods.to_vec();
+    first_mods.extend(first.iter().take_while(|x| x.1.is_ascii_lowercase()));
+    let mut m = modified(base, range, &first_mods)?;
+    let mut later = Vec::new();
+    for leg in pieces {
+        let (base, range, turn_mods) = leg_atom(leg, at(leg))?;
+        let mut turn = None;
+        let mut same_count = false;
+        for &(pos, c) in turn_mods {
+            match c {
+                'o' => turn = Some(Turn::Outward),
+                'a' => turn = Some(Turn::Any),
+                'f' => turn = Some(Turn::Straight),
+                's' => turn = Some(Turn::Sideways),
+                '=' => same_count = true,
+                _ => return Err(err(pos, 1, format!("`{c}` cannot start a later leg (known: o a f s =)"))),
+            }
+        }
+        let turn = turn.ok_or_else(|| {
+            err(
+                at(leg),
+                1,
+                "a later leg says where it turns: o (outward), a (any but back), f (straight on) or s (sideways)",
+            )
+        })?;
+        later.push(Leg { images: images(base), range, turn, same_count });
+    }
+    if later.is_empty() {
+        return Err(err(chars[open].0, close + 1 - open, "a multi-leg move has at least two legs: `[F-oR]`"));
+    }
+    m.shape = Shape::Legs(later);
+    Ok((m, close + 1))
+}
+
+/// A leg read: its atom's base leap, its range, and the letters before the atom.
+type LegAtom<'c> = ((i32, i32), u32, &'c [(usize, char)]);
+
+/// One leg's text: lower-case letters or `=` (returned), an atom, and its range.
+fn leg_atom(leg: &[(usize, char)], at: usize) -> Result<LegAtom<'_>, BetzaError> {
+    let k = leg.iter().take_while(|x| x.1.is_ascii_lowercase() || x.1 == '=').count();
+    let (pos, c) = *leg.get(k).ok_or_else(|| err(at, 1, "a leg needs an atom (W F D N A H C Z G R B)"))?;
+    let (bases, rider) = atom(c).ok_or_else(|| err(pos, 1, format!("`{c}` is not a Betza atom")))?;
+    if bases.len() != 1 {
+        return Err(err(pos, 1, "a leg is one atom (not K or Q): write the move once per atom"));
+    }
+    let mut range = if rider { 0 } else { 1 };
+    let mut j = k + 1;
+    if leg.get(j).is_some_and(|x| x.1 == c) && !rider {
+        range = 0;
+        j += 1;
+    }
+    let digits: String = leg[j..].iter().take_while(|x| x.1.is_ascii_digit()).map(|x| x.1).collect();
+    if !digits.is_empty() {
+        range = digits.parse().map_err(|_| err(leg[j].0, digits.len(), "range is too large"))?;
+        j += digits.len();
+    }
+    if let Some(&(p, c)) = leg.get(j) {
+        return Err(err(p, 1, format!("unexpected `{c}` in a leg")));
+    }
+    Ok((bases[0], range, &leg[..k]))
+}
+
+const KNOWN: &str = "m c d e i n p z q f b l r s v, and [legs]";
 
 fn modified(base: (i32, i32), range: u32, mods: &[(usize, char)]) -> Result<BetzaMove, BetzaError> {
     let mut m = BetzaMove {
@@ -115,6 +256,7 @@ fn modified(base: (i32, i32), range: u32, mods: &[(usize, char)]) -> Result<Betz
         lame: false,
         friendly: false,
         hop: false,
+        shape: Shape::Straight,
     };
     let mut dirs = Vec::new();
     for &(pos, c) in mods {
@@ -126,8 +268,10 @@ fn modified(base: (i32, i32), range: u32, mods: &[(usize, char)]) -> Result<Betz
             'n' => m.lame = true,
             'd' => m.friendly = true,
             'p' => m.hop = true,
+            'z' => m.shape = Shape::Crooked,
+            'q' => m.shape = Shape::Circular,
             'f' | 'b' | 'l' | 'r' | 's' | 'v' => dirs.push((pos, c)),
-            'g' | 'j' | 'a' | 'h' | 'o' | 'u' | 'x' | 'y' | 'z' | 'k' | 't' | 'q' | 'w' => {
+            'g' | 'j' | 'a' | 'h' | 'o' | 'u' | 'x' | 'y' | 'k' | 't' | 'w' => {
                 return Err(err(pos, 1, format!("Betza modifier `{c}` is not supported yet (known: {KNOWN})")));
             }
             _ => return Err(err(pos, 1, format!("`{c}` is not a Betza modifier (known: {KNOWN})"))),
@@ -273,6 +417,24 @@ mod tests {
         let p = parse("mRcpR").unwrap();
         assert!(!p[0].hop && p[0].can_move && !p[0].can_capture);
         assert!(p[1].hop && p[1].can_capture && !p[1].can_move && p[1].range == 0);
+    }
+
+    #[test]
+    fn crooked_circular_and_legs() {
+        assert_eq!(parse("zB").unwrap()[0].shape, Shape::Crooked);
+        assert_eq!(parse("qN").unwrap()[0].shape, Shape::Circular);
+        let g = parse("F[F-oR]").unwrap();
+        assert_eq!(g.len(), 2);
+        let Shape::Legs(legs) = &g[1].shape else { panic!("legs") };
+        assert_eq!((legs[0].turn, legs[0].range, legs[0].same_count), (Turn::Outward, 0, false));
+        let s = parse("[R-=aB]").unwrap();
+        let Shape::Legs(legs) = &s[0].shape else { panic!("legs") };
+        assert!(legs[0].same_count && legs[0].turn == Turn::Any);
+        assert!(Turn::Outward.allows((1, 1), (1, 0)) && !Turn::Outward.allows((1, 1), (-1, 0)));
+        assert!(!Turn::Any.allows((2, 1), (-2, -1)) && Turn::Any.allows((2, 1), (2, 1)));
+        assert!(parse("[F-R]").is_err());
+        assert!(parse("[F-oR").is_err());
+        assert!(parse("[F]").is_err());
         assert!(parse("").is_err());
     }
 }

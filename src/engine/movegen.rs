@@ -1,7 +1,7 @@
 //! Move generation from the compiled tables: pseudo-legal moves, attacks, and the royal-safety filter.
 
 use super::board::{Sq, cell};
-use super::movement::{Step, flag};
+use super::movement::{Ray, Step, flag};
 use super::position::{Move, Position, mflag};
 use super::side::Side;
 use crate::preset::Preset;
@@ -16,11 +16,19 @@ impl Position {
                 continue;
             }
             let kind = cell::kind(c);
+            let start = out.len();
             for s in &preset.movement.steps[us][kind] {
                 if s.flags & flag::INITIAL != 0 && c & cell::VIRGIN == 0 {
                     continue;
                 }
                 self.step_moves(preset, sq, kind, s, out);
+            }
+            let rays = &preset.movement.rays[us][kind][sq as usize];
+            if !rays.is_empty() {
+                for r in rays {
+                    self.ray_moves(preset, sq, kind, r, out);
+                }
+                dedup_from(out, start);
             }
         }
         self.castling_moves(preset, out);
@@ -59,6 +67,42 @@ impl Position {
             }
             break;
         }
+    }
+
+    /// The moves along one compiled path: past its first squares (which must be empty), then as a rider.
+    fn ray_moves(&self, preset: &Preset, from: Sq, kind: usize, r: &Ray, out: &mut Vec<Move>) {
+        for (i, &to) in r.squares.iter().enumerate() {
+            let c = self.cells[to as usize];
+            if i < r.first_dest as usize {
+                if c != cell::EMPTY {
+                    return;
+                }
+                continue;
+            }
+            if c == cell::EMPTY {
+                if r.flags & flag::MOVE != 0 {
+                    push(preset, self.side, kind, Move { from, to, promo: 0, flags: 0, extra: 0 }, out);
+                }
+                continue;
+            }
+            if self.may_take(r.flags, c) {
+                push(preset, self.side, kind, Move { from, to, promo: 0, flags: mflag::CAPTURE, extra: 0 }, out);
+            }
+            return;
+        }
+    }
+
+    /// Whether a path could capture on `target` (whatever stands there now).
+    fn ray_reaches(&self, r: &Ray, target: Sq) -> bool {
+        for (i, &to) in r.squares.iter().enumerate() {
+            if to == target && i >= r.first_dest as usize {
+                return true;
+            }
+            if self.cells[to as usize] != cell::EMPTY {
+                return false;
+            }
+        }
+        false
     }
 
     /// Whether a step with these flags may capture what stands in cell `c` (a piece or not).
@@ -150,6 +194,16 @@ impl Position {
             }
         }
         t.special.iter().any(|&(code, s)| self.special_attack(preset, sq as Sq, code, &s))
+            || t.ray_codes.iter().any(|&code| self.ray_attack(preset, sq as Sq, code, by))
+    }
+
+    /// Whether a piece of this code attacks `target` along one of its compiled paths.
+    fn ray_attack(&self, preset: &Preset, target: Sq, code: u8, by: Side) -> bool {
+        let rays = &preset.movement.rays[by][cell::kind(code)];
+        preset.geo.squares.iter().any(|&from| {
+            cell::code(self.cells[from as usize]) == code
+                && rays[from as usize].iter().any(|r| r.flags & flag::CAPTURE != 0 && self.ray_reaches(r, target))
+        })
     }
 
     /// The squares the piece on `from` could capture on, were an enemy piece there.
@@ -167,6 +221,11 @@ impl Position {
                 out.push(to);
                 false
             });
+        }
+        for r in preset.movement.rays[cell::side(c)][cell::kind(c)][from as usize].iter() {
+            if r.flags & flag::CAPTURE != 0 {
+                out.extend(r.squares.iter().copied().filter(|&t| self.ray_reaches(r, t)));
+            }
         }
         out.sort_unstable();
         out.dedup();
@@ -276,7 +335,8 @@ impl Position {
     /// The royal square of `us` when the no-trial shortcut is sound: one royal, not in check, simple attackers.
     fn shortcut_royal(&self, preset: &Preset, us: Side) -> Option<Sq> {
         let k = self.royal_square(us)?;
-        (preset.movement.attacks[us.other()].special.is_empty() && !self.attacked(preset, k, us.other())).then_some(k)
+        let t = &preset.movement.attacks[us.other()];
+        (t.special.is_empty() && t.ray_codes.is_empty() && !self.attacked(preset, k, us.other())).then_some(k)
     }
 
     /// Whether `sq` lies on a line along which some rider of `by` could reach `royal`.
@@ -290,6 +350,19 @@ impl Position {
             let k = if ax != 0 { dx / ax } else { dy / ay };
             k >= 1 && dx == k * ax && dy == k * ay
         })
+    }
+}
+
+/// Drop the moves after `start` that repeat an earlier one (two paths to the same square).
+fn dedup_from(out: &mut Vec<Move>, start: usize) {
+    let mut i = start + 1;
+    while i < out.len() {
+        let m = out[i];
+        if out[start..i].iter().any(|o| o.to == m.to && o.promo == m.promo && o.flags == m.flags) {
+            out.remove(i);
+        } else {
+            i += 1;
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! Movement compiled once per preset: Betza moves become per-side step tables and reverse attack tables.
 
-use super::betza::BetzaMove;
-use super::board::{Geometry, cell};
+use super::betza::{BetzaMove, Leg, Shape};
+use super::board::{Geometry, Sq, cell};
 use super::side::{BySide, Side};
 use crate::syntax::ast::Direction;
 
@@ -59,6 +59,17 @@ pub struct AttackTables {
     pub rides: Vec<RideAttack>,
     /// Moves that need the general check (lame or initial-only captures).
     pub special: Vec<(u8, Step)>,
+    /// Piece codes with capturing [`Ray`]s, checked from each such piece.
+    pub ray_codes: Vec<u8>,
+}
+
+/// A path compiled for one square, for moves that are not one straight line (crooked, circular,
+/// multi-leg): the squares in order; the first `first_dest` must be empty and are never reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ray {
+    pub squares: Vec<Sq>,
+    pub first_dest: u8,
+    pub flags: u8,
 }
 
 /// Compiled movement of every kind for both sides.
@@ -71,6 +82,8 @@ pub struct Movement {
     pub attacks: BySide<AttackTables>,
     /// Piece codes that can capture en passant (to decide whether an e.p. square matters).
     pub ep_capturers: u128,
+    /// rays[side][kind][cell]: the paths of shaped moves from that square.
+    pub rays: BySide<Vec<Vec<Vec<Ray>>>>,
     /// Per-square ranges of riders limited by the board (`range FN`): ranges[limit][cell]. Entry 0 is unused.
     pub ranges: Vec<Vec<u8>>,
 }
@@ -96,7 +109,18 @@ pub fn compile(geo: &Geometry, kinds: &[Vec<BetzaMove>], limits: &[RangeFn], for
         for (kind, moves) in kinds.iter().enumerate() {
             let mut steps = Vec::new();
             let mut dirs = Vec::new();
-            for bm in moves {
+            let mut rays = vec![Vec::new(); geo.cells];
+            for bm in moves.iter().filter(|bm| bm.shape != Shape::Straight) {
+                let flags = step(geo, bm, (1, 0), max_range).flags & !flag::CREATES_EP;
+                for &sq in &geo.squares {
+                    rays[sq as usize].extend(shaped_rays(geo, bm, forward[side], sq, max_range, flags));
+                }
+            }
+            if rays.iter().any(|r| r.iter().any(|r| r.flags & (flag::CAPTURE) != 0)) {
+                m.attacks[side].ray_codes.push(cell::piece(kind, side));
+            }
+            m.rays[side].push(rays);
+            for bm in moves.iter().filter(|bm| bm.shape == Shape::Straight) {
                 for &img in &bm.images {
                     let (ax, ay) = orient(img, forward[side]);
                     let mut s = step(geo, bm, (ax, ay), max_range);
@@ -111,10 +135,17 @@ pub fn compile(geo: &Geometry, kinds: &[Vec<BetzaMove>], limits: &[RangeFn], for
                     dirs.push((ax as i8, ay as i8));
                 }
             }
+            // Only a piece that itself captures en passant leaves squares to be taken that way (the
+            // pawn's double step); a rook's or a cannon's quiet ride does not.
+            if !steps.iter().any(|s| s.flags & flag::EP != 0) {
+                steps.iter_mut().for_each(|s| s.flags &= !flag::CREATES_EP);
+            }
             m.steps[side].push(steps);
             m.dirs[side].push(dirs);
         }
+        let ray_codes = std::mem::take(&mut m.attacks[side].ray_codes);
         m.attacks[side] = attack_tables(&m.steps[side], &m.dirs[side], side, max_range as u8);
+        m.attacks[side].ray_codes = ray_codes;
         for (kind, steps) in m.steps[side].iter().enumerate() {
             if steps.iter().any(|s| s.flags & flag::EP != 0) {
                 m.ep_capturers |= 1u128 << cell::piece(kind, side);
@@ -159,6 +190,110 @@ fn step(geo: &Geometry, bm: &BetzaMove, (ax, ay): (i32, i32), max_range: u32) ->
         flags |= flag::CREATES_EP;
     }
     Step { delta: geo.delta(ax, ay) as i16, range: range.max(1) as u8, flags, path, path_len, limit: 0 }
+}
+
+/// The paths of a crooked, circular or multi-leg move from one square.
+fn shaped_rays(geo: &Geometry, bm: &BetzaMove, dir: Direction, from: Sq, max: u32, flags: u8) -> Vec<Ray> {
+    let imgs: Vec<(i32, i32)> = bm.images.iter().map(|&i| orient(i, dir)).collect();
+    let range = if bm.range == 0 || bm.range > max { max } else { bm.range };
+    let start = (geo.file(from) as i32, geo.rank(from) as i32);
+    let mut out = Vec::new();
+    let mut walk = |dirs: &mut dyn FnMut(u32) -> (i32, i32), steps: u32| {
+        let mut at = start;
+        let mut squares = Vec::new();
+        for k in 0..steps {
+            let d = dirs(k);
+            at = (at.0 + d.0, at.1 + d.1);
+            match geo.square_checked(at.0, at.1) {
+                Some(sq) if sq != from => squares.push(sq),
+                _ => break,
+            }
+        }
+        if !squares.is_empty() {
+            out.push(Ray { squares, first_dest: 0, flags });
+        }
+    };
+    match &bm.shape {
+        Shape::Straight => {}
+        Shape::Crooked => {
+            let range = if bm.range == 1 { max } else { range };
+            for &d in &imgs {
+                for p in [(-d.1, d.0), (d.1, -d.0)] {
+                    walk(&mut |k| if k % 2 == 0 { d } else { p }, range);
+                }
+            }
+        }
+        Shape::Circular => {
+            let mut round = imgs.clone();
+            round.sort_by(|a, b| (a.1 as f64).atan2(a.0 as f64).total_cmp(&(b.1 as f64).atan2(b.0 as f64)));
+            let n = round.len();
+            let range = if bm.range == 1 { max } else { range }.min(n as u32 - 1);
+            for s in 0..n {
+                for sense in [1, n - 1] {
+                    walk(&mut |k| round[(s + k as usize * sense) % n], range);
+                }
+            }
+        }
+        Shape::Legs(legs) => {
+            let legs: Vec<Leg> = legs
+                .iter()
+                .map(|l| Leg { images: l.images.iter().map(|&i| orient(i, dir)).collect(), ..l.clone() })
+                .collect();
+            for &d in &imgs {
+                let mut at = start;
+                let mut path = Vec::new();
+                for k in 1..=range {
+                    at = (at.0 + d.0, at.1 + d.1);
+                    let Some(sq) = geo.square_checked(at.0, at.1) else { break };
+                    path.push(sq);
+                    later_legs(geo, &legs, &mut path.clone(), at, d, k, max, flags, &mut out);
+                }
+            }
+        }
+    }
+    out.retain(|r| !r.squares.contains(&from));
+    out
+}
+
+/// Continue a multi-leg path after `path` (which ended at `at`, going `prev`; the first leg took `count` steps).
+#[allow(clippy::too_many_arguments)]
+fn later_legs(
+    geo: &Geometry,
+    legs: &[Leg],
+    path: &mut Vec<Sq>,
+    at: (i32, i32),
+    prev: (i32, i32),
+    count: u32,
+    max: u32,
+    flags: u8,
+    out: &mut Vec<Ray>,
+) {
+    let Some((leg, rest)) = legs.split_first() else { return };
+    let steps = if leg.same_count {
+        count
+    } else if leg.range == 0 {
+        max
+    } else {
+        leg.range.min(max)
+    };
+    for &d in leg.images.iter().filter(|&&d| leg.turn.allows(prev, d)) {
+        let base = path.len();
+        let mut cur = at;
+        for k in 1..=steps {
+            cur = (cur.0 + d.0, cur.1 + d.1);
+            let Some(sq) = geo.square_checked(cur.0, cur.1) else { break };
+            path.push(sq);
+            if !rest.is_empty() {
+                later_legs(geo, rest, &mut path.clone(), cur, d, count, max, flags, out);
+            } else if leg.same_count && k == steps {
+                out.push(Ray { squares: path.clone(), first_dest: (path.len() - 1) as u8, flags });
+            }
+        }
+        if rest.is_empty() && !leg.same_count && path.len() > base {
+            out.push(Ray { squares: path.clone(), first_dest: base as u8, flags });
+        }
+        path.truncate(base);
+    }
 }
 
 /// For every square, the range a board-limited rider has along (ax, ay): `table[n]` where n steps fit.

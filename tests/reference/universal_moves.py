@@ -1,0 +1,496 @@
+#!/usr/bin/env python3
+"""An independent Universal Chess move generator and perft, to cross-check presets/universal.preset.
+
+Written in plain Python from the piece definitions in the issue (not from Herald's code or its
+Betza strings):
+  python3 tests/reference/universal_moves.py FEN DEPTH   -> `perft D nodes N` for D = 1..DEPTH
+  python3 tests/reference/universal_moves.py FEN moves   -> sorted legal moves, `LABEL from-to`
+  python3 tests/reference/universal_moves.py FEN divide D -> `LABEL from-to N` per move at depth D
+A hand in `[...]` after the board is ignored (no drops yet). No castling.
+
+Pieces (upper case White, lower case Black):
+  K king (royal)          Q queen                 M amazon = Q + N       C chancellor = R + N
+  A archbishop = B + N    U = B + nightrider      N knight               I nightrider
+  R rook                  D dragon king = R + F   H dragon horse = B + W
+  W = wazir + crooked bishop (zigzag of diagonal steps alternating between two perpendicular
+      diagonals, any length, squares before the last empty)
+  L = N + W               F = N + F               G = N + king step (not royal)
+  Y gryphon: one diagonal step, then optionally a rook slide along either orthogonal leading away
+  X aanca: one orthogonal step, then optionally a bishop slide along either diagonal leading away
+  S sissa: n as rook then n as bishop (any diagonal), or n as bishop then n as rook (any orthogonal)
+  T = N + dabbabah (leap 2 straight)      E = N + alfil (leap 2 diagonal)
+  Z dragon = R + gryphon
+  O rose: 1..7 knight leaps, each the next knight direction in angular order (one sense throughout)
+  V dancing horse: one knight leap, or two, the second not straight back, the middle square empty
+  J paovao: moves as R or B through empty squares; captures by hopping exactly one piece on a
+      rook or bishop line onto the first piece beyond
+  P FIDE pawn: double step, en passant, promotes to Q.
+"""
+import sys
+
+# 12x12 mailbox with a two-square border.
+W12 = 12
+OFF = '#'
+EMPTY = '.'
+
+
+def sq(f, r):
+    return (r + 2) * W12 + (f + 2)
+
+
+def name(s):
+    r, f = divmod(s, W12)
+    return 'abcdefgh'[f - 2] + str(r - 1)
+
+
+def parse_sq(t):
+    return sq('abcdefgh'.index(t[0]), int(t[1:]) - 1)
+
+
+def vec(df, dr):
+    return dr * W12 + df
+
+
+ORTH = [vec(1, 0), vec(-1, 0), vec(0, 1), vec(0, -1)]
+DIAG = [vec(1, 1), vec(-1, 1), vec(1, -1), vec(-1, -1)]
+KING8 = ORTH + DIAG
+# The 8 knight directions in angular (anticlockwise) order.
+KN_ANGULAR = [vec(2, 1), vec(1, 2), vec(-1, 2), vec(-2, 1), vec(-2, -1), vec(-1, -2), vec(1, -2), vec(2, -1)]
+KN = KN_ANGULAR
+DAB = [vec(2, 0), vec(-2, 0), vec(0, 2), vec(0, -2)]
+ALF = [vec(2, 2), vec(-2, 2), vec(2, -2), vec(-2, -2)]
+
+# Diagonal directions perpendicular to each diagonal (for the crooked bishop).
+PERP = {vec(1, 1): [vec(1, -1), vec(-1, 1)], vec(-1, -1): [vec(1, -1), vec(-1, 1)],
+        vec(1, -1): [vec(1, 1), vec(-1, -1)], vec(-1, 1): [vec(1, 1), vec(-1, -1)]}
+# For a diagonal step: the two orthogonal directions leading away from the start (its components).
+DIAG_AWAY = {}
+for _df in (1, -1):
+    for _dr in (1, -1):
+        DIAG_AWAY[vec(_df, _dr)] = [vec(_df, 0), vec(0, _dr)]
+# For an orthogonal step: the two diagonal directions leading away from the start.
+ORTH_AWAY = {vec(1, 0): [vec(1, 1), vec(1, -1)], vec(-1, 0): [vec(-1, 1), vec(-1, -1)],
+             vec(0, 1): [vec(1, 1), vec(-1, 1)], vec(0, -1): [vec(1, -1), vec(-1, -1)]}
+
+# Components of each piece type.
+PIECES = {
+    'K': [('leap', KING8)],
+    'Q': [('slide', ORTH), ('slide', DIAG)],
+    'M': [('slide', ORTH), ('slide', DIAG), ('leap', KN)],
+    'C': [('slide', ORTH), ('leap', KN)],
+    'A': [('slide', DIAG), ('leap', KN)],
+    'U': [('slide', DIAG), ('slide', KN)],
+    'N': [('leap', KN)],
+    'I': [('slide', KN)],
+    'R': [('slide', ORTH)],
+    'D': [('slide', ORTH), ('leap', DIAG)],
+    'H': [('slide', DIAG), ('leap', ORTH)],
+    'W': [('leap', ORTH), ('crooked', None)],
+    'L': [('leap', KN), ('leap', ORTH)],
+    'F': [('leap', KN), ('leap', DIAG)],
+    'G': [('leap', KN), ('leap', KING8)],
+    'Y': [('gryphon', None)],
+    'X': [('aanca', None)],
+    'S': [('sissa', None)],
+    'T': [('leap', KN), ('leap', DAB)],
+    'E': [('leap', KN), ('leap', ALF)],
+    'Z': [('slide', ORTH), ('gryphon', None)],
+    'O': [('rose', None)],
+    'V': [('dance', None)],
+    'J': [('paovao', None)],
+    'P': [('pawn', None)],
+}
+
+
+def is_white(p):
+    return p.isupper()
+
+
+class Pos:
+    def __init__(self, fen):
+        parts = fen.split()
+        board = parts[0]
+        if '[' in board:
+            board = board[:board.index('[')]
+        self.b = [OFF] * (W12 * W12)
+        rows = board.split('/')
+        assert len(rows) == 8, fen
+        for i, row in enumerate(rows):
+            r = 7 - i
+            f = 0
+            num = ''
+            for ch in row:
+                if ch.isdigit():
+                    num += ch
+                    continue
+                if num:
+                    for _ in range(int(num)):
+                        self.b[sq(f, r)] = EMPTY
+                        f += 1
+                    num = ''
+                self.b[sq(f, r)] = ch
+                f += 1
+            if num:
+                for _ in range(int(num)):
+                    self.b[sq(f, r)] = EMPTY
+                    f += 1
+            assert f == 8, fen
+        self.white = (parts[1] if len(parts) > 1 else 'w') == 'w'
+        ep = parts[3] if len(parts) > 3 else '-'
+        self.ep = parse_sq(ep) if ep != '-' else None
+
+
+def own(p, white):
+    return p != EMPTY and p != OFF and p.isupper() == white
+
+
+def enemy(p, white):
+    return p != EMPTY and p != OFF and p.isupper() != white
+
+
+def targets(b, s, p, white, ep):
+    """The set of pseudo-legal destinations of piece p on s (an en passant capture as ('ep', to))."""
+    out = set()
+    for kind, dirs in PIECES[p.upper()]:
+        component(b, s, kind, dirs, white, ep, out)
+    return out
+
+
+def component(b, s, kind, dirs, white, ep, out):
+    if kind == 'leap':
+        for d in dirs:
+            q = b[s + d]
+            if q == EMPTY or enemy(q, white):
+                out.add(s + d)
+    elif kind == 'slide':
+        for d in dirs:
+            x = s + d
+            while True:
+                q = b[x]
+                if q == EMPTY:
+                    out.add(x)
+                elif enemy(q, white):
+                    out.add(x)
+                    break
+                else:
+                    break
+                x += d
+    elif kind == 'crooked':
+        for a in DIAG:
+            for c in PERP[a]:
+                x = s
+                i = 0
+                while True:
+                    x += a if i % 2 == 0 else c
+                    i += 1
+                    q = b[x]
+                    if q == EMPTY:
+                        out.add(x)
+                    elif enemy(q, white):
+                        out.add(x)
+                        break
+                    else:
+                        break
+    elif kind in ('gryphon', 'aanca'):
+        first = DIAG if kind == 'gryphon' else ORTH
+        away = DIAG_AWAY if kind == 'gryphon' else ORTH_AWAY
+        for d in first:
+            c = s + d
+            q = b[c]
+            if q == EMPTY:
+                out.add(c)
+            elif enemy(q, white):
+                out.add(c)
+                continue
+            else:
+                continue
+            for o in away[d]:
+                x = c + o
+                while True:
+                    q = b[x]
+                    if q == EMPTY:
+                        out.add(x)
+                    elif enemy(q, white):
+                        out.add(x)
+                        break
+                    else:
+                        break
+                    x += o
+    elif kind == 'sissa':
+        for first, second in ((ORTH, DIAG), (DIAG, ORTH)):
+            for d1 in first:
+                for n in range(1, 8):
+                    c = s + d1 * n
+                    if b[c] != EMPTY:  # the corner is passed: it must be empty
+                        break          # (and every square before it, checked at smaller n)
+                    for d2 in second:
+                        x = c
+                        ok = True
+                        for _ in range(n - 1):
+                            x += d2
+                            if b[x] != EMPTY:
+                                ok = False
+                                break
+                        if not ok:
+                            continue
+                        x += d2
+                        q = b[x]
+                        if q == EMPTY or enemy(q, white):
+                            out.add(x)
+    elif kind == 'rose':
+        for i in range(8):
+            for sense in (1, -1):
+                x = s
+                for k in range(7):
+                    x += KN_ANGULAR[(i + sense * k) % 8]
+                    q = b[x]
+                    if q == EMPTY:
+                        out.add(x)
+                    elif enemy(q, white):
+                        out.add(x)
+                        break
+                    else:
+                        break
+    elif kind == 'dance':
+        for v1 in KN:
+            m = s + v1
+            q = b[m]
+            if q == OFF:
+                continue
+            if q == EMPTY or enemy(q, white):
+                out.add(m)
+            if q != EMPTY:
+                continue
+            for v2 in KN:
+                if v2 == -v1:
+                    continue
+                q2 = b[m + v2]
+                if q2 == EMPTY or enemy(q2, white):
+                    out.add(m + v2)
+    elif kind == 'paovao':
+        for d in KING8:
+            x = s + d
+            while b[x] == EMPTY:
+                out.add(x)
+                x += d
+            if b[x] == OFF:
+                continue
+            x += d  # hop the screen
+            while b[x] == EMPTY:
+                x += d
+            if enemy(b[x], white):
+                out.add(x)
+    elif kind == 'pawn':
+        fwd = vec(0, 1) if white else vec(0, -1)
+        rank = s // W12 - 2
+        start = 1 if white else 6
+        x = s + fwd
+        if b[x] == EMPTY:
+            out.add(x)
+            if rank == start and b[x + fwd] == EMPTY:
+                out.add(x + fwd)
+        for side in (1, -1):
+            y = s + fwd + side
+            if enemy(b[y], white):
+                out.add(y)
+            elif ep is not None and y == ep and b[y] == EMPTY:
+                out.add(('ep', y))
+
+
+def attacked(b, k, by_white):
+    """Is square k attacked by a piece of colour by_white?"""
+    def foe(x, types):
+        q = b[x]
+        return q != EMPTY and q != OFF and q.isupper() == by_white and q.upper() in types
+
+    # Rook lines: sliders, wazir steps, paovao hops, dabbabah leaps.
+    for d in ORTH:
+        x = k + d
+        if foe(x, 'HWLGKX'):
+            return True
+        if foe(k + 2 * d, 'T'):
+            return True
+        while b[x] == EMPTY:
+            x += d
+        if foe(x, 'QMCRDZ'):
+            return True
+        if b[x] != OFF:
+            x += d
+            while b[x] == EMPTY:
+                x += d
+            if foe(x, 'J'):
+                return True
+    # Bishop lines.
+    for d in DIAG:
+        x = k + d
+        if foe(x, 'DFGKYZ'):
+            return True
+        if foe(k + 2 * d, 'E'):
+            return True
+        while b[x] == EMPTY:
+            x += d
+        if foe(x, 'QMAUH'):
+            return True
+        if b[x] != OFF:
+            x += d
+            while b[x] == EMPTY:
+                x += d
+            if foe(x, 'J'):
+                return True
+    # Knight lines: leapers, riders.
+    for d in KN:
+        x = k + d
+        if foe(x, 'MCANLFGTEOV'):
+            return True
+        while b[x] == EMPTY:
+            x += d
+        if foe(x, 'UI'):
+            return True
+    # Pawns.
+    back = vec(0, -1) if by_white else vec(0, 1)
+    if foe(k + back + 1, 'P') or foe(k + back - 1, 'P'):
+        return True
+    # Gryphon (and dragon) continuations, reversed: slide back along an orthogonal over empty
+    # squares to an empty corner, then one diagonal step back whose direction leads towards it.
+    for o in ORTH:
+        x = k - o
+        while b[x] == EMPTY:
+            for d in DIAG:
+                if o in DIAG_AWAY[d] and foe(x - d, 'YZ'):
+                    return True
+            x -= o
+    # Aanca continuations, reversed.
+    for d in DIAG:
+        x = k - d
+        while b[x] == EMPTY:
+            for o in ORTH:
+                if d in ORTH_AWAY[o] and foe(x - o, 'X'):
+                    return True
+            x -= d
+    # Symmetric compound paths (crooked bishop, sissa, rose, dancing horse): a piece of that kind
+    # on k reaching an enemy of that kind.
+    colour_of_k = not by_white
+    for t, kind in (('W', 'crooked'), ('S', 'sissa'), ('O', 'rose'), ('V', 'dance')):
+        if (t if by_white else t.lower()) not in b:
+            continue
+        reach = set()
+        component(b, k, kind, None, colour_of_k, None, reach)
+        for x in reach:
+            if foe(x, t):
+                return True
+    return False
+
+
+def legal_moves(b, white, ep):
+    """List of (from, to, is_ep, promotion) legal for the side to move."""
+    king = 'K' if white else 'k'
+    moves = []
+    for s in range(len(b)):
+        p = b[s]
+        if p == EMPTY or p == OFF or p.isupper() != white:
+            continue
+        for t in targets(b, s, p, white, ep):
+            is_ep = isinstance(t, tuple)
+            if is_ep:
+                t = t[1]
+            promo = None
+            if p.upper() == 'P':
+                r = t // W12 - 2
+                if r == (7 if white else 0):
+                    promo = 'Q' if white else 'q'
+            mv = (s, t, is_ep, promo)
+            undo = make(b, mv)
+            ks = t if p == king else b.index(king) if king in b else None
+            ok = ks is None or not attacked(b, ks, not white)
+            unmake(b, mv, undo)
+            if ok:
+                moves.append(mv)
+    return moves
+
+
+def make(b, mv):
+    s, t, is_ep, promo = mv
+    p = b[s]
+    captured = b[t]
+    extra = None
+    if is_ep:
+        cap_sq = t - vec(0, 1) if p.isupper() else t + vec(0, 1)
+        extra = (cap_sq, b[cap_sq])
+        b[cap_sq] = EMPTY
+    b[t] = promo if promo else p
+    b[s] = EMPTY
+    return (p, captured, extra)
+
+
+def unmake(b, mv, undo):
+    s, t, is_ep, promo = mv
+    p, captured, extra = undo
+    b[s] = p
+    b[t] = captured
+    if extra:
+        b[extra[0]] = extra[1]
+
+
+def new_ep(b, mv):
+    s, t, is_ep, promo = mv
+    p = b[t]
+    if p.upper() == 'P' and abs(t - s) == 2 * W12:
+        return (s + t) // 2
+    return None
+
+
+def perft(b, white, ep, depth):
+    moves = legal_moves(b, white, ep)
+    if depth == 1:
+        return len(moves)
+    n = 0
+    for mv in moves:
+        undo = make(b, mv)
+        n += perft(b, not white, new_ep(b, mv), depth - 1)
+        unmake(b, mv, undo)
+    return n
+
+
+def label(b, mv):
+    s, t, is_ep, promo = mv
+    text = '%s %s-%s' % (b[s], name(s), name(t))
+    if promo:
+        text += '; %s-%s' % (promo, name(t))
+    return text
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__)
+        sys.exit(2)
+    pos = Pos(sys.argv[1])
+    b = pos.b
+    if sys.argv[2] == 'moves':
+        ms = sorted(label(b, m) for m in legal_moves(b, pos.white, pos.ep))
+        for m in ms:
+            print(m)
+        print('%d legal' % len(ms))
+    elif sys.argv[2] == 'divide':
+        depth = int(sys.argv[3])
+        rows = []
+        total = 0
+        for mv in legal_moves(b, pos.white, pos.ep):
+            text = label(b, mv)
+            if depth == 1:
+                n = 1
+            else:
+                undo = make(b, mv)
+                n = perft(b, not pos.white, new_ep(b, mv), depth - 1)
+                unmake(b, mv, undo)
+            rows.append((text, n))
+            total += n
+        for text, n in sorted(rows):
+            print(text, n)
+        print('total', total)
+    else:
+        for d in range(1, int(sys.argv[2]) + 1):
+            print('perft %d nodes %d' % (d, perft(b, pos.white, pos.ep, d)))
+
+
+if __name__ == '__main__':
+    main()
