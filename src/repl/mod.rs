@@ -1,0 +1,266 @@
+//! The REPL: a table of commands (one function each) and typed turns; line editing on a terminal, plain lines on a pipe.
+
+pub mod commands;
+pub mod complete;
+pub mod draw;
+pub mod record;
+
+use crate::check;
+use crate::display;
+use crate::engine::perft;
+use crate::game::Game;
+pub use draw::Style;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub struct Repl {
+    pub game: Game,
+    /// Draw the board after each turn (on a terminal).
+    pub verbose: bool,
+    pub style: Style,
+    pub done: bool,
+    /// Turns taken back by `undo`, latest last, for `redo`; a new turn clears them.
+    pub redo: Vec<String>,
+    pub tracing: bool,
+}
+
+impl Repl {
+    pub fn new(game: Game) -> Repl {
+        Repl { game, verbose: false, style: Style::default(), done: false, redo: Vec::new(), tracing: false }
+    }
+
+    /// Run one line: a command, or else a turn to play. Errors leave the game as it was.
+    pub fn execute(&mut self, line: &str) -> Result<String, String> {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return Ok(String::new());
+        }
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        if let Some(c) = commands::find(word) {
+            return (c.run)(self, rest.trim());
+        }
+        match self.play(line) {
+            Ok(text) => {
+                self.redo.clear();
+                Ok(text)
+            }
+            Err(e) => Err(commands::unknown(word, e)),
+        }
+    }
+
+    /// Play one turn and describe it: the numbered turn, check, what was said, the result; with `trace on`, the hooks.
+    pub fn play(&mut self, line: &str) -> Result<String, String> {
+        let text = self.game.play(line).map_err(|e| e.to_string());
+        let trace = self.trace_lines();
+        let text = text?;
+        let n = self.game.played.len();
+        let mut out = format!("{}. {text}", n.div_ceil(2));
+        if self.game.pos.in_check(&self.game.preset, self.game.pos.side) {
+            out.push_str(" (check)");
+        }
+        if !trace.is_empty() {
+            out = format!("{trace}\n{out}");
+        }
+        if self.verbose {
+            out = format!("{}\n{out}", draw::board(&self.game, self.style));
+        } else {
+            for m in self.game.said() {
+                out.push_str(&format!("\nsaid: {m}"));
+            }
+        }
+        match self.game.result() {
+            Ok(Some(r)) => out.push_str(&format!("\nresult: {r}")),
+            Ok(None) => {}
+            Err(e) => out.push_str(&format!("\nerror: {e}")),
+        }
+        Ok(out)
+    }
+
+    /// The hooks traced while the last turn was played, one line each.
+    fn trace_lines(&self) -> String {
+        if !self.tracing {
+            return String::new();
+        }
+        let p = &self.game.preset;
+        let lines: Vec<String> = crate::script::hooks::take_trace()
+            .iter()
+            .map(|e| {
+                let mut effects: Vec<String> = e
+                    .changed
+                    .iter()
+                    .map(|(i, b, a)| format!("{} {} -> {}", p.script.globals[*i].name, b.show(p), a.show(p)))
+                    .collect();
+                effects.extend(e.said.iter().map(|s| format!("says \"{s}\"")));
+                effects.extend(e.rejected.iter().map(|r| format!("rejects: {r}")));
+                let on = e.part.as_ref().map_or(String::new(), |v| format!(" ({})", part_squares(p, v)));
+                let effect = if effects.is_empty() { "no effect".to_string() } else { effects.join("; ") };
+                format!("trace: {}{on}: {effect}", e.hook)
+            })
+            .collect();
+        lines.join("\n")
+    }
+}
+
+fn part_squares(p: &crate::preset::Preset, v: &crate::script::PartVal) -> String {
+    if v.from != v.to && v.piece != 0 {
+        format!("{}-{}", p.geo.name(v.from), p.geo.name(v.to))
+    } else {
+        p.geo.name(v.to)
+    }
+}
+
+/// The diagram plus side to move, hands, FEN and result: `herald show`.
+pub fn status(game: &mut Game) -> Result<String, crate::game::MoveError> {
+    let p = game.preset.clone();
+    let result = game.result_text()?;
+    let said: String = game.said().iter().map(|m| format!("said: {m}\n")).collect();
+    Ok(format!(
+        "{}side: {}\nhands: {}\n{}{said}fen: {}\nresult: {result}",
+        display::diagram(&p, &game.pos),
+        game.pos.side,
+        display::hands(&p, &game.pos),
+        display::state(&p, &game.pos),
+        game.fen(),
+    ))
+}
+
+/// Perft output as CONTRACTS.md section 1 fixes it.
+pub fn perft_report(game: &mut Game, depth: usize, divide: bool) -> Result<String, String> {
+    perft_report_with(game, depth, divide, true)
+}
+
+/// `bulk: false` plays the moves of the last ply too, for speed figures without bulk counting.
+pub fn perft_report_with(game: &mut Game, depth: usize, divide: bool, bulk: bool) -> Result<String, String> {
+    let start = std::time::Instant::now();
+    let preset = game.preset.clone();
+    let mut out = String::new();
+    let nodes = if divide {
+        let mut rows = perft::divide(&mut game.pos, &preset, depth).map_err(|e| e.render(&preset))?;
+        rows.sort();
+        for (t, n) in &rows {
+            out.push_str(&format!("{t}: {n}\n"));
+        }
+        rows.iter().map(|r| r.1).sum()
+    } else {
+        perft::try_perft(&mut game.pos, &preset, depth, bulk).map_err(|e| e.render(&preset))?
+    };
+    let secs = start.elapsed().as_secs_f64();
+    let nps = if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 };
+    out.push_str(&format!("perft {depth} nodes {nodes} time {secs:.3} nps {nps}"));
+    Ok(out)
+}
+
+/// Run the REPL on stdin: line editing on a terminal, plain lines from a pipe. `ascii` turns glyphs off.
+pub fn run(game: Game, ascii: bool) -> std::io::Result<()> {
+    let mut repl = Repl::new(game);
+    let colour = std::io::stdout().is_terminal();
+    repl.style = Style { colour, glyphs: colour && !ascii };
+    if std::io::stdin().is_terminal() { run_terminal(&mut repl) } else { run_piped(&mut repl) }
+}
+
+fn run_piped(repl: &mut Repl) -> std::io::Result<()> {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let line = line?;
+        match repl.execute(&line) {
+            Ok(s) if s.is_empty() => {}
+            Ok(s) => writeln!(out, "{s}")?,
+            Err(e) => writeln!(out, "error: {e}")?,
+        }
+        if repl.done {
+            break;
+        }
+    }
+    Ok(())
+}
+
+type Editor = rustyline::Editor<complete::Helper, rustyline::history::FileHistory>;
+
+fn run_terminal(repl: &mut Repl) -> std::io::Result<()> {
+    repl.verbose = true;
+    let config = rustyline::Config::builder()
+        .completion_type(rustyline::CompletionType::List)
+        .max_history_size(5000)
+        .map_err(std::io::Error::other)?
+        .build();
+    let mut rl: Editor = rustyline::Editor::with_config(config).map_err(std::io::Error::other)?;
+    rl.set_helper(Some(complete::Helper::default()));
+    let history = history_path();
+    if let Some(h) = history.as_ref().filter(|h| h.exists())
+        && let Err(e) = rl.load_history(h)
+    {
+        eprintln!("warning: could not read the history {}: {e}", h.display());
+    }
+    println!("{} - type `help` for commands, a turn to play it, Tab to complete.", repl.game.preset.name);
+    println!("{}", draw::board(&repl.game, repl.style));
+    let r = read_loop(repl, &mut rl);
+    if let Some(h) = &history {
+        save_history(&mut rl, h);
+    }
+    r
+}
+
+fn read_loop(repl: &mut Repl, rl: &mut Editor) -> std::io::Result<()> {
+    use rustyline::error::ReadlineError;
+    loop {
+        if let Some(h) = rl.helper_mut() {
+            h.refresh(&mut repl.game);
+        }
+        let prompt = format!("{}> ", repl.game.pos.side);
+        match rl.readline(&prompt) {
+            Ok(line) => {
+                if !line.trim().is_empty() {
+                    let _ = rl.add_history_entry(line.as_str());
+                }
+                match repl.execute(&line) {
+                    Ok(s) if s.is_empty() => {}
+                    Ok(s) => println!("{s}"),
+                    Err(e) => println!("error: {e}"),
+                }
+                if repl.done {
+                    return Ok(());
+                }
+            }
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => return Ok(()),
+            Err(e) => return Err(std::io::Error::other(e)),
+        }
+    }
+}
+
+/// `$XDG_DATA_HOME/herald/history`, else `~/.local/share/herald/history`; none if neither is known.
+pub fn history_path() -> Option<PathBuf> {
+    let data = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()).map(PathBuf::from).or_else(|| {
+        std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".local/share"))
+    })?;
+    Some(data.join("herald").join("history"))
+}
+
+fn save_history(rl: &mut Editor, path: &std::path::Path) {
+    let saved = match path.parent() {
+        Some(dir) => std::fs::create_dir_all(dir).map_err(|e| e.to_string()),
+        None => Ok(()),
+    }
+    .and_then(|()| rl.save_history(path).map_err(|e| e.to_string()));
+    if let Err(e) = saved {
+        eprintln!("warning: could not save the history to {}: {e}", path.display());
+    }
+}
+
+/// Load a preset for the REPL or the CLI, as an `Arc`.
+pub fn load(spec: &str) -> Result<Arc<crate::preset::Preset>, check::LoadError> {
+    check::load(spec).map(Arc::new)
+}
+
+/// A load error as one line: the first diagnostic's headline, and how many more there are.
+pub fn load_error_line(e: &check::LoadError) -> String {
+    let rendered = e.render();
+    let heads: Vec<&str> = rendered.lines().filter(|l| l.contains(": error: ")).collect();
+    match heads.as_slice() {
+        [] => rendered.lines().next().unwrap_or("the preset did not load").to_string(),
+        [one] => one.to_string(),
+        [first, rest @ ..] => format!("{first} (and {} more)", rest.len()),
+    }
+}
