@@ -36,7 +36,7 @@ fn replay(game: &mut Game, texts: &[String]) -> Option<(usize, String, String)> 
 
 /// Re-read the preset from where it came and replay the game on it, stopping at a turn no longer legal.
 pub fn reload(game: &Game) -> Result<(Game, String), String> {
-    let preset = super::load(&game.preset.origin).map_err(|e| super::load_error_line(&e))?;
+    let preset = super::load(reload_spec(&game.preset.origin)).map_err(|e| super::load_error_line(&e))?;
     let name = preset.name.clone();
     let start = if custom_start(game).is_some() { Some(game.start_fen.as_str()) } else { None };
     let mut fresh = Game::new(preset, start, game.seed).map_err(|e| format!("bad FEN after the edit: {e}"))?;
@@ -87,10 +87,25 @@ fn quote(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
+/// The shipped preset a loaded preset's origin (`presets/NAME.preset`) names, if it is one.
+fn shipped_name(origin: &str) -> Option<&str> {
+    let name = origin.strip_prefix("presets/")?.strip_suffix(".preset")?;
+    crate::presets::shipped(name).map(|_| name)
+}
+
+/// Where `reload` reads a preset again: the file it came from; a shipped one from `presets/` when
+/// that file is here (an inventor editing the repository's preset), else from the binary.
+fn reload_spec(origin: &str) -> &str {
+    match shipped_name(origin) {
+        Some(name) if !Path::new(origin).is_file() => name,
+        _ => origin,
+    }
+}
+
 /// A shipped name as it is; a file as a path relative to the YAML file when it lies below it, else absolute.
 fn preset_reference(origin: &str, file: &Path) -> String {
-    if crate::presets::shipped(origin).is_some() {
-        return origin.to_string();
+    if let Some(name) = shipped_name(origin) {
+        return name.to_string();
     }
     let preset = std::fs::canonicalize(origin).unwrap_or_else(|_| PathBuf::from(origin));
     let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
