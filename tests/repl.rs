@@ -206,8 +206,18 @@ fn trace_shows_the_hooks_of_played_turns() {
             2. N b1-c3"
             .into())
     );
+    // A part that is not a move names the square it acts on.
+    assert_eq!(
+        m.execute("@-e4; n g8-f6"),
+        Ok("trace: on turn_start: no effect\n\
+            trace: on validate remove (remove e4): no effect\n\
+            trace: on before move: no effect\n\
+            trace: on after move (g8-f6): huffable {e4} -> {}\n\
+            2. @-e4; n g8-f6"
+            .into())
+    );
     assert_eq!(m.execute("trace off"), Ok("trace off".into()));
-    assert_eq!(m.execute("Nf6"), Ok("2. n g8-f6".into()));
+    assert_eq!(m.execute("Nf3"), Ok("3. N g1-f3".into()));
 }
 
 #[test]

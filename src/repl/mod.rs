@@ -38,7 +38,7 @@ impl Repl {
         }
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         if let Some(c) = commands::find(word) {
-            return (c.run)(self, rest.trim());
+            return self.command(c, rest.trim());
         }
         match self.play(line) {
             Ok(text) => {
@@ -47,6 +47,19 @@ impl Repl {
             }
             Err(e) => Err(commands::unknown(word, e)),
         }
+    }
+
+    /// Run a command; on a terminal, draw the board again when the command moved the game.
+    fn command(&mut self, c: &commands::Command, arg: &str) -> Result<String, String> {
+        if !self.verbose || matches!(c.name, "board" | "redo") {
+            return (c.run)(self, arg);
+        }
+        let before = (self.game.fen(), self.game.played.len(), self.game.preset.name.clone());
+        let out = (c.run)(self, arg)?;
+        if before == (self.game.fen(), self.game.played.len(), self.game.preset.name.clone()) {
+            return Ok(out);
+        }
+        Ok(format!("{}\n{out}", draw::board(&self.game, self.style)))
     }
 
     /// Play one turn and describe it: the numbered turn, check, what was said, the result; with `trace on`, the hooks.
@@ -103,10 +116,10 @@ impl Repl {
 }
 
 fn part_squares(p: &crate::preset::Preset, v: &crate::script::PartVal) -> String {
-    if v.from != v.to && v.piece != 0 {
-        format!("{}-{}", p.geo.name(v.from), p.geo.name(v.to))
-    } else {
-        p.geo.name(v.to)
+    // Only a move has a square it left; other parts act on one square.
+    match v.kind {
+        crate::syntax::script::PartKind::Move => format!("{}-{}", p.geo.name(v.from), p.geo.name(v.to)),
+        k => format!("{} {}", k.word(), p.geo.name(v.to)),
     }
 }
 
