@@ -162,7 +162,7 @@ fn reload_replays_until_a_turn_is_no_longer_legal() {
     std::fs::write(&file, chess.replace("moves \"N\"", "moves \"W\"")).expect("edit preset");
     assert_eq!(
         r.execute("reload"),
-        Ok("reloaded Chess; turn 3 `N g1-f3` is no longer legal (N on g1 cannot move to f3); stopped after 2 turns"
+        Ok("reloaded Chess; turn 3 `N g1-f3` is no longer legal (N on g1 cannot move to f3); stopped after 2 turns (`redo` tries the rest)"
             .into())
     );
     assert_eq!(r.game.played.len(), 2);
@@ -172,6 +172,12 @@ fn reload_replays_until_a_turn_is_no_longer_legal() {
     let err = r.execute("reload").expect_err("broken preset");
     assert!(err.contains("mine.preset:") && !err.contains('\n'), "{err}");
     assert_eq!(r.game.played.len(), 2);
+    // Put right, the game comes back: reload, then redo the turns that waited.
+    std::fs::write(&file, &chess).expect("restore preset");
+    assert_eq!(r.execute("reload"), Ok("reloaded Chess; replayed 2 turns".into()));
+    assert_eq!(r.execute("redo"), Ok("2. N g1-f3".into()));
+    assert_eq!(r.execute("redo"), Ok("2. n b8-c6".into()));
+    assert_eq!(r.execute("redo"), Err("nothing to redo".into()));
 }
 
 #[test]

@@ -166,8 +166,10 @@ impl Repl {
     }
 
     fn reload(&mut self, _: &str) -> Result<String, String> {
-        let (game, note) = record::reload(&self.game)?;
-        self.replace(game);
+        let (game, note, dropped) = record::reload(&self.game)?;
+        // The turns that no longer stand wait in `redo`, for after the next edit.
+        self.game = game;
+        self.redo.extend(dropped.into_iter().rev());
         Ok(note)
     }
 

@@ -49,6 +49,18 @@ impl Repl {
         }
     }
 
+    /// `execute`, but a bug that panics becomes an error line and the game is put back as it was.
+    pub fn execute_guarded(&mut self, line: &str) -> Result<String, String> {
+        let saved = self.game.clone();
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.execute(line))) {
+            Ok(r) => r,
+            Err(_) => {
+                self.game = saved;
+                Err("internal error (a bug in herald, see above); the game is as it was".into())
+            }
+        }
+    }
+
     /// Run a command; on a terminal, draw the board again when the command moved the game.
     fn command(&mut self, c: &commands::Command, arg: &str) -> Result<String, String> {
         if !self.verbose || matches!(c.name, "board" | "redo") {
@@ -177,7 +189,7 @@ fn run_piped(repl: &mut Repl) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {
         let line = line?;
-        match repl.execute(&line) {
+        match repl.execute_guarded(&line) {
             Ok(s) if s.is_empty() => {}
             Ok(s) => writeln!(out, "{s}")?,
             Err(e) => writeln!(out, "error: {e}")?,
@@ -227,7 +239,7 @@ fn read_loop(repl: &mut Repl, rl: &mut Editor) -> std::io::Result<()> {
                 if !line.trim().is_empty() {
                     let _ = rl.add_history_entry(line.as_str());
                 }
-                match repl.execute(&line) {
+                match repl.execute_guarded(&line) {
                     Ok(s) if s.is_empty() => {}
                     Ok(s) => println!("{s}"),
                     Err(e) => println!("error: {e}"),

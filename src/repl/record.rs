@@ -34,20 +34,24 @@ fn replay(game: &mut Game, texts: &[String]) -> Option<(usize, String, String)> 
     None
 }
 
-/// Re-read the preset from where it came and replay the game on it, stopping at a turn no longer legal.
-pub fn reload(game: &Game) -> Result<(Game, String), String> {
+/// Re-read the preset from where it came and replay the game on it, stopping at a turn no longer legal;
+/// the turns not replayed are returned too, in the order they were played.
+pub fn reload(game: &Game) -> Result<(Game, String, Vec<String>), String> {
     let preset = super::load(reload_spec(&game.preset.origin)).map_err(|e| super::load_error_line(&e))?;
     let name = preset.name.clone();
     let start = if custom_start(game).is_some() { Some(game.start_fen.as_str()) } else { None };
     let mut fresh = Game::new(preset, start, game.seed).map_err(|e| format!("bad FEN after the edit: {e}"))?;
     let texts = turn_texts(game);
-    let note = match replay(&mut fresh, &texts) {
-        None => format!("reloaded {name}; replayed {} turns", texts.len()),
+    Ok(match replay(&mut fresh, &texts) {
+        None => (fresh, format!("reloaded {name}; replayed {} turns", texts.len()), Vec::new()),
         Some((i, t, why)) => {
-            format!("reloaded {name}; turn {} `{t}` is no longer legal ({why}); stopped after {i} turns", i + 1)
+            let note = format!(
+                "reloaded {name}; turn {} `{t}` is no longer legal ({why}); stopped after {i} turns (`redo` tries the rest)",
+                i + 1
+            );
+            (fresh, note, texts[i..].to_vec())
         }
-    };
-    Ok((fresh, note))
+    })
 }
 
 /// The game as a sample game (CONTRACTS.md section 4), `expect` filled from the current result.
