@@ -382,3 +382,11 @@ fn quit_ends_the_session() {
     assert_eq!(r.execute("quit"), Ok(String::new()));
     assert!(r.done);
 }
+
+#[test]
+fn the_readme_lists_every_command() {
+    let readme = include_str!("../README.md");
+    for c in herald::repl::commands::COMMANDS {
+        assert!(readme.contains(&format!("| `{}", c.name)) || readme.contains(&format!(", `{}", c.name)), "{}", c.name);
+    }
+}
