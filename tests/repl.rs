@@ -374,6 +374,12 @@ fn tab_completes_commands_presets_and_turns() {
     assert_eq!(complete("load mo"), (5, vec!["modern-chaturanga".to_string()]));
     assert_eq!(complete("trace o"), (6, vec!["on".to_string(), "off".to_string()]));
     assert_eq!(complete("help un"), (5, vec!["undo".to_string()]));
+    let dir = scratch("complete");
+    std::fs::write(dir.join("fools.yaml"), "").expect("write");
+    std::fs::write(dir.join("mine.preset"), "").expect("write");
+    let d = dir.display().to_string();
+    assert_eq!(complete(&format!("open {d}/fo")), (5, vec![format!("{d}/fools.yaml")]));
+    assert_eq!(complete(&format!("load {d}/mi")), (5, vec![format!("{d}/mine.preset")]));
 }
 
 #[test]

@@ -15,6 +15,7 @@ use std::cell::RefCell;
 #[derive(Default)]
 pub struct Helper {
     pub turns: RefCell<Vec<String>>,
+    files: rustyline::completion::FilenameCompleter,
 }
 
 impl Helper {
@@ -78,12 +79,14 @@ impl Completer for Helper {
             let commands = super::commands::COMMANDS.iter().map(|c| c.name);
             return Ok((0, pairs(commands.chain(turns.iter().map(String::as_str)), typed)));
         };
+        let at = typed.len() - rest.len();
         let pool: Vec<&str> = match name {
-            "load" => crate::presets::NAMES.to_vec(),
+            "load" if crate::presets::NAMES.iter().any(|n| n.starts_with(rest)) => crate::presets::NAMES.to_vec(),
+            "load" | "open" | "save" => return self.files.complete_path(typed, typed.len()),
             "help" => super::commands::COMMANDS.iter().map(|c| c.name).collect(),
             _ => SETTINGS.iter().find(|s| s.0 == name).map_or(Vec::new(), |s| s.1.to_vec()),
         };
-        Ok((typed.len() - rest.len(), pairs(pool.into_iter(), rest)))
+        Ok((at, pairs(pool.into_iter(), rest)))
     }
 }
 
