@@ -179,9 +179,18 @@ pub fn perft_report_with(game: &mut Game, depth: usize, divide: bool, bulk: bool
 /// Run the REPL on stdin: line editing on a terminal, plain lines from a pipe. `ascii` turns glyphs off.
 pub fn run(game: Game, ascii: bool) -> std::io::Result<()> {
     let mut repl = Repl::new(game);
-    let colour = std::io::stdout().is_terminal();
-    repl.style = Style { colour, glyphs: colour && !ascii };
+    let colour = std::io::stdout().is_terminal() && std::env::var("TERM").map_or(true, |t| t != "dumb");
+    repl.style = Style { colour, glyphs: colour && !ascii && utf8_locale() };
     if std::io::stdin().is_terminal() { run_terminal(&mut repl) } else { run_piped(&mut repl) }
+}
+
+/// Whether the locale says the terminal speaks UTF-8 (the first of LC_ALL, LC_CTYPE, LANG that is set).
+fn utf8_locale() -> bool {
+    let locale = ["LC_ALL", "LC_CTYPE", "LANG"].iter().find_map(|v| std::env::var(v).ok().filter(|s| !s.is_empty()));
+    locale.is_some_and(|l| {
+        let l = l.to_ascii_lowercase();
+        l.contains("utf-8") || l.contains("utf8")
+    })
 }
 
 fn run_piped(repl: &mut Repl) -> std::io::Result<()> {
