@@ -227,16 +227,19 @@ fn run_terminal(repl: &mut Repl) -> std::io::Result<()> {
     {
         eprintln!("warning: could not read the history {}: {e}", h.display());
     }
-    println!("{} - type `help` for commands, a turn to play it, Tab to complete.", repl.game.preset.name);
-    println!("{}", draw::board(&repl.game, repl.style));
-    let r = read_loop(repl, &mut rl);
+    let welcome = format!("{} - type `help` for commands, a turn to play it, Tab to complete.", repl.game.preset.name);
+    let r = say(&welcome)
+        .and_then(|()| say(&draw::board(&repl.game, repl.style)))
+        .and_then(|()| read_loop(repl, &mut rl, history.as_deref()));
     if let Some(h) = &history {
         save_history(&mut rl, h);
     }
     r
 }
 
-fn read_loop(repl: &mut Repl, rl: &mut Editor) -> std::io::Result<()> {
+/// Read and run lines until `quit`, Ctrl-D or a hang-up; the history is saved after each line,
+/// since a closed terminal may end the process before the loop does.
+fn read_loop(repl: &mut Repl, rl: &mut Editor, history: Option<&std::path::Path>) -> std::io::Result<()> {
     use rustyline::error::ReadlineError;
     loop {
         if let Some(h) = rl.helper_mut() {
@@ -245,13 +248,13 @@ fn read_loop(repl: &mut Repl, rl: &mut Editor) -> std::io::Result<()> {
         let prompt = format!("{}> ", repl.game.pos.side);
         match rl.readline(&prompt) {
             Ok(line) => {
-                if !line.trim().is_empty() {
-                    let _ = rl.add_history_entry(line.as_str());
+                if !line.trim().is_empty() && rl.add_history_entry(line.as_str()).unwrap_or(false) {
+                    history.inspect(|h| save_history(rl, h));
                 }
                 match repl.execute_guarded(&line) {
                     Ok(s) if s.is_empty() => {}
-                    Ok(s) => println!("{s}"),
-                    Err(e) => println!("error: {e}"),
+                    Ok(s) => say(&s)?,
+                    Err(e) => say(&format!("error: {e}"))?,
                 }
                 if repl.done {
                     return Ok(());
@@ -264,6 +267,15 @@ fn read_loop(repl: &mut Repl, rl: &mut Editor) -> std::io::Result<()> {
     }
 }
 
+/// Set once saving the history failed: the warning is said once, and saving is not tried again.
+static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Print a line; a terminal that went away (hang-up) ends the session instead of panicking.
+fn say(text: &str) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}").and_then(|()| out.flush())
+}
+
 /// `$XDG_DATA_HOME/herald/history`, else `~/.local/share/herald/history`; none if neither is known.
 pub fn history_path() -> Option<PathBuf> {
     let data = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()).map(PathBuf::from).or_else(|| {
@@ -273,14 +285,28 @@ pub fn history_path() -> Option<PathBuf> {
 }
 
 fn save_history(rl: &mut Editor, path: &std::path::Path) {
-    let saved = match path.parent() {
-        Some(dir) => std::fs::create_dir_all(dir).map_err(|e| e.to_string()),
-        None => Ok(()),
+    if WARNED.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
     }
-    .and_then(|()| rl.save_history(path).map_err(|e| e.to_string()));
-    if let Err(e) = saved {
+    if let Err(e) = write_history(rl, path) {
+        WARNED.store(true, std::sync::atomic::Ordering::Relaxed);
         eprintln!("warning: could not save the history to {}: {e}", path.display());
     }
+}
+
+/// Written beside the file, then renamed: a session killed while saving never leaves the history
+/// cut short. rustyline writes nothing when no line was added since its last save.
+fn write_history(rl: &mut Editor, path: &std::path::Path) -> Result<(), String> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    }
+    let tmp = path.with_extension("tmp");
+    let _ = std::fs::remove_file(&tmp);
+    rl.save_history(&tmp).map_err(|e| e.to_string())?;
+    if tmp.exists() {
+        std::fs::rename(&tmp, path).map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 /// Load a preset for the REPL or the CLI, as an `Arc`.
