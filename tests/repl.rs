@@ -280,7 +280,7 @@ fn save_and_open_errors_change_nothing() {
     std::fs::write(&wrong, "preset: chess\nsteps:\n  - play: \"e4\"\nexpect:\n  result: white\n").expect("write");
     assert_eq!(
         r.execute(&format!("open {}", wrong.display())),
-        Ok("opened Chess: 1 turns; expect does not hold: result is ongoing (ongoing), expected white".into())
+        Ok("opened Chess: 1 turn; expect does not hold: result is ongoing (ongoing), expected white".into())
     );
     assert_eq!(r.execute("fen"), Ok(AFTER_E4.into()));
 }

@@ -14,6 +14,11 @@ fn turn_texts(game: &Game) -> Vec<String> {
     texts
 }
 
+/// `1 turn`, `2 turns`.
+fn turns(n: usize) -> String {
+    if n == 1 { "1 turn".into() } else { format!("{n} turns") }
+}
+
 /// `1. P e2-e4`, `2. p e7-e5`, ...: one line per turn.
 pub fn numbered(game: &Game) -> Vec<String> {
     turn_texts(game).iter().enumerate().map(|(i, t)| format!("{}. {t}", i + 1)).collect()
@@ -43,11 +48,12 @@ pub fn reload(game: &Game) -> Result<(Game, String, Vec<String>), String> {
     let mut fresh = Game::new(preset, start, game.seed).map_err(|e| format!("bad FEN after the edit: {e}"))?;
     let texts = turn_texts(game);
     Ok(match replay(&mut fresh, &texts) {
-        None => (fresh, format!("reloaded {name}; replayed {} turns", texts.len()), Vec::new()),
+        None => (fresh, format!("reloaded {name}; replayed {}", turns(texts.len())), Vec::new()),
         Some((i, t, why)) => {
             let note = format!(
-                "reloaded {name}; turn {} `{t}` is no longer legal ({why}); stopped after {i} turns (`redo` tries the rest)",
-                i + 1
+                "reloaded {name}; turn {} `{t}` is no longer legal ({why}); stopped after {} (`redo` tries the rest)",
+                i + 1,
+                turns(i)
             );
             (fresh, note, texts[i..].to_vec())
         }
@@ -127,7 +133,7 @@ pub fn save(game: &mut Game, file: &Path) -> Result<String, String> {
         let _ = std::fs::remove_file(&tmp);
         return Err(format!("cannot write {}: {e}", file.display()));
     }
-    Ok(format!("saved {} turns to {}", turn_texts(game).len(), file.display()))
+    Ok(format!("saved {} to {}", turns(turn_texts(game).len()), file.display()))
 }
 
 /// Replay a sample game: its `play` steps, from its FEN; then say whether its `expect` holds.
@@ -153,5 +159,5 @@ pub fn open(file: &Path) -> Result<(Game, String), String> {
         Some(Err(why)) => format!("expect does not hold: {why}"),
     };
     let name = g.name.unwrap_or_else(|| game.preset.name.clone());
-    Ok((game, format!("opened {name}: {} turns; {verdict}", plays.len())))
+    Ok((game, format!("opened {name}: {}; {verdict}", turns(plays.len()))))
 }
