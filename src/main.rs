@@ -37,6 +37,9 @@ enum Cmd {
         fen: Option<String>,
         #[arg(long)]
         seed: Option<u64>,
+        /// Draw pieces as their labels, not as Unicode chess glyphs.
+        #[arg(long)]
+        ascii: bool,
     },
     /// Parse and validate presets.
     Check {
@@ -69,8 +72,8 @@ struct Fail(String);
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => play("chess", None, None),
-        Some(Cmd::Play { preset, fen, seed }) => play(&preset, fen, seed),
+        None => play("chess", None, None, false),
+        Some(Cmd::Play { preset, fen, seed, ascii }) => play(&preset, fen, seed, ascii),
         Some(Cmd::Check { presets }) => return check_presets(&presets),
         Some(Cmd::Moves(p)) => moves(&p),
         Some(Cmd::Show(p)) => show(&p),
@@ -108,9 +111,9 @@ fn reach(p: &Position) -> Result<Game, Fail> {
     Ok(game)
 }
 
-fn play(preset: &str, fen: Option<String>, seed: Option<u64>) -> Result<(), Fail> {
+fn play(preset: &str, fen: Option<String>, seed: Option<u64>, ascii: bool) -> Result<(), Fail> {
     let game = load_game(preset, fen.as_deref(), seed)?;
-    repl::run(game).map_err(|e| Fail(e.to_string()))
+    repl::run(game, ascii).map_err(|e| Fail(e.to_string()))
 }
 
 fn check_presets(presets: &[String]) -> ExitCode {

@@ -334,3 +334,24 @@ impl<'a> Compiler<'a> {
 fn globals_is_empty(d: &Decls) -> bool {
     d.vars.is_empty()
 }
+
+/// Compile one expression typed outside any preset file (the REPL's `eval`): the preset's
+/// variables and functions are in scope; the result is a body returning the value.
+pub fn standalone(preset: &crate::preset::Preset, text: &str) -> Result<Body, String> {
+    let mut sources = crate::diag::Sources::default();
+    let wrapped = format!("{{value={text}}}");
+    let src = sources.add("eval", &wrapped);
+    // The FEN state rule reads `{name=expression}`; the grammar has no rule for a bare expression.
+    let bindings = crate::syntax::parse_script::parse_fen_state(src, &wrapped)
+        .map_err(|d| d.message.replace("found `}`", "found the end of the expression"))?;
+    let [(_, expr)] = bindings.as_slice() else { return Err("one expression expected".into()) };
+    let mut c = Compiler::new(&preset.kinds, &preset.geo);
+    c.globals = preset.script.globals.iter().map(|g| (g.name.clone(), g.state)).collect();
+    c.fns = preset.script.funcs.iter().map(|f| (f.name.clone(), f.params as usize)).collect();
+    let code = c.expr_alone(expr);
+    if let Some(d) = c.diags.first() {
+        return Err(d.message.clone());
+    }
+    let op = Op { st: St::Return(Some(code.clone())), span: code.span };
+    Ok(Body { name: "eval".into(), params: 0, locals: 0, ops: vec![op], span: code.span })
+}

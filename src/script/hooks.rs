@@ -5,6 +5,37 @@ use super::ir::Body;
 use super::value::{PartVal, Value};
 use crate::engine::{GameOver, Position, Side};
 use crate::preset::Preset;
+use std::cell::RefCell;
+
+/// One hook run during a played turn, as `trace on` in the REPL shows it.
+#[derive(Clone, Debug)]
+pub struct TraceEvent {
+    pub hook: String,
+    pub part: Option<PartVal>,
+    /// Globals (state and scratch) whose value the hook changed: index, before, after.
+    pub changed: Vec<(usize, Value, Value)>,
+    pub rejected: Option<String>,
+    pub said: Vec<String>,
+}
+
+thread_local! {
+    /// `Some` while tracing; hooks of played turns (those that collect what is said) append here.
+    static TRACE: RefCell<Option<Vec<TraceEvent>>> = const { RefCell::new(None) };
+}
+
+/// Start (`true`) or stop tracing the hooks of played turns on this thread.
+pub fn trace(on: bool) {
+    TRACE.with(|t| *t.borrow_mut() = on.then(Vec::new));
+}
+
+/// The hooks traced since the last call (empty when tracing is off).
+pub fn take_trace() -> Vec<TraceEvent> {
+    TRACE.with(|t| t.borrow_mut().as_mut().map(std::mem::take).unwrap_or_default())
+}
+
+fn tracing() -> bool {
+    TRACE.with(|t| t.borrow().is_some())
+}
 
 /// Where a hook runs, for messages (`... in on after move`).
 pub struct Call<'b> {
@@ -16,6 +47,19 @@ pub struct Call<'b> {
 
 /// Run a hook; `Ok(Some(reason))` when it rejected. A `win`/`draw` it declares is recorded in the position.
 pub fn run<'a>(
+    preset: &'a Preset,
+    pos: &'a mut Position,
+    call: Call<'a>,
+    said: Option<&'a mut Vec<String>>,
+) -> Result<Option<String>, ScriptError> {
+    // Only played turns collect what is said; legal-turn trials are not traced.
+    if said.is_some() && tracing() {
+        return run_traced(preset, pos, call, said);
+    }
+    run_plain(preset, pos, call, said)
+}
+
+fn run_plain<'a>(
     preset: &'a Preset,
     pos: &'a mut Position,
     call: Call<'a>,
@@ -36,6 +80,28 @@ pub fn run<'a>(
     })
 }
 
+fn run_traced<'a>(
+    preset: &'a Preset,
+    pos: &'a mut Position,
+    call: Call<'a>,
+    said: Option<&'a mut Vec<String>>,
+) -> Result<Option<String>, ScriptError> {
+    let (hook, part, before) = (call.body.name.clone(), call.part, pos.state.clone());
+    let Some(said) = said else { return run_plain(preset, pos, call, None) };
+    let heard = said.len();
+    let out = run_plain(preset, pos, call, Some(&mut *said))?;
+    let changed = before
+        .into_iter()
+        .zip(pos.state.iter())
+        .enumerate()
+        .filter(|(_, (b, a))| b != *a)
+        .map(|(i, (b, a))| (i, b, a.clone()))
+        .collect();
+    let event = TraceEvent { hook, part, changed, rejected: out.clone(), said: said[heard..].to_vec() };
+    TRACE.with(|t| t.borrow_mut().as_mut().map(|v| v.push(event)));
+    Ok(out)
+}
+
 /// Run a body for its value (a part's `from`, evaluation); it may not change the position.
 pub fn value(preset: &Preset, pos: &mut Position, body: &Body, mover: Side) -> Result<Value, ScriptError> {
     let mut it = Interp::new(preset, pos, &body.name);
@@ -51,10 +117,21 @@ pub fn value(preset: &Preset, pos: &mut Position, body: &Body, mover: Side) -> R
 /// Run `on announce` after a turn was played: `mover` is the side that played. Only `say` has an effect.
 pub fn announce(preset: &Preset, pos: &mut Position, mover: Side, said: &mut Vec<String>) -> Result<(), ScriptError> {
     let Some(body) = &preset.script.hooks.announce else { return Ok(()) };
+    let heard = said.len();
     let mut it = Interp::new(preset, pos, &body.name);
     it.mover = mover;
-    it.said = Some(said);
+    it.said = Some(&mut *said);
     it.run(body, Vec::new())?;
+    if tracing() {
+        let event = TraceEvent {
+            hook: body.name.clone(),
+            part: None,
+            changed: vec![],
+            rejected: None,
+            said: said[heard..].to_vec(),
+        };
+        TRACE.with(|t| t.borrow_mut().as_mut().map(|v| v.push(event)));
+    }
     Ok(())
 }
 

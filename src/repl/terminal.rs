@@ -1,0 +1,139 @@
+//! The REPL's input and output: rustyline on a terminal (completion, history in the data directory), plain lines on a pipe.
+
+use super::{Repl, Style, complete, draw};
+use crate::game::Game;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+/// Run the REPL on stdin: line editing on a terminal, plain lines from a pipe. `ascii` turns glyphs off.
+pub fn run(game: Game, ascii: bool) -> std::io::Result<()> {
+    let mut repl = Repl::new(game);
+    let colour = std::io::stdout().is_terminal() && std::env::var("TERM").map_or(true, |t| t != "dumb");
+    repl.style = Style { colour, glyphs: colour && !ascii && utf8_locale() };
+    if std::io::stdin().is_terminal() { run_terminal(&mut repl) } else { run_piped(&mut repl) }
+}
+
+/// Whether the locale says the terminal speaks UTF-8 (the first of LC_ALL, LC_CTYPE, LANG that is set).
+fn utf8_locale() -> bool {
+    let locale = ["LC_ALL", "LC_CTYPE", "LANG"].iter().find_map(|v| std::env::var(v).ok().filter(|s| !s.is_empty()));
+    locale.is_some_and(|l| {
+        let l = l.to_ascii_lowercase();
+        l.contains("utf-8") || l.contains("utf8")
+    })
+}
+
+fn run_piped(repl: &mut Repl) -> std::io::Result<()> {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let line = line?;
+        match repl.execute_guarded(&line) {
+            Ok(s) if s.is_empty() => {}
+            Ok(s) => writeln!(out, "{s}")?,
+            Err(e) => writeln!(out, "error: {e}")?,
+        }
+        if repl.done {
+            break;
+        }
+    }
+    Ok(())
+}
+
+type Editor = rustyline::Editor<complete::Helper, rustyline::history::FileHistory>;
+
+fn run_terminal(repl: &mut Repl) -> std::io::Result<()> {
+    repl.verbose = true;
+    let config = rustyline::Config::builder()
+        .completion_type(rustyline::CompletionType::List)
+        .max_history_size(5000)
+        .map_err(std::io::Error::other)?
+        .build();
+    let mut rl: Editor = rustyline::Editor::with_config(config).map_err(std::io::Error::other)?;
+    rl.set_helper(Some(complete::Helper::default()));
+    let history = history_path();
+    if let Some(h) = history.as_ref().filter(|h| h.exists())
+        && let Err(e) = rl.load_history(h)
+    {
+        eprintln!("warning: could not read the history {}: {e}", h.display());
+    }
+    let welcome = format!("{} - type `help` for commands, a turn to play it, Tab to complete.", repl.game.preset.name);
+    let r = say(&welcome)
+        .and_then(|()| say(&draw::board(&repl.game, repl.style)))
+        .and_then(|()| read_loop(repl, &mut rl, history.as_deref()));
+    if let Some(h) = &history {
+        save_history(&mut rl, h);
+    }
+    r
+}
+
+/// Read and run lines until `quit`, Ctrl-D or a hang-up; the history is saved after each line,
+/// since a closed terminal may end the process before the loop does.
+fn read_loop(repl: &mut Repl, rl: &mut Editor, history: Option<&std::path::Path>) -> std::io::Result<()> {
+    use rustyline::error::ReadlineError;
+    loop {
+        if let Some(h) = rl.helper_mut() {
+            h.refresh(&mut repl.game);
+        }
+        let prompt = format!("{}> ", repl.game.pos.side);
+        match rl.readline(&prompt) {
+            Ok(line) => {
+                if !line.trim().is_empty() && rl.add_history_entry(line.as_str()).unwrap_or(false) {
+                    history.inspect(|h| save_history(rl, h));
+                }
+                match repl.execute_guarded(&line) {
+                    Ok(s) if s.is_empty() => {}
+                    Ok(s) => say(&s)?,
+                    Err(e) => say(&format!("error: {e}"))?,
+                }
+                if repl.done {
+                    return Ok(());
+                }
+            }
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => return Ok(()),
+            Err(e) => return Err(std::io::Error::other(e)),
+        }
+    }
+}
+
+/// Set once saving the history failed: the warning is said once, and saving is not tried again.
+static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Print a line; a terminal that went away (hang-up) ends the session instead of panicking.
+fn say(text: &str) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}").and_then(|()| out.flush())
+}
+
+/// `$XDG_DATA_HOME/herald/history`, else `~/.local/share/herald/history`; none if neither is known.
+pub fn history_path() -> Option<PathBuf> {
+    let data = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()).map(PathBuf::from).or_else(|| {
+        std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".local/share"))
+    })?;
+    Some(data.join("herald").join("history"))
+}
+
+fn save_history(rl: &mut Editor, path: &std::path::Path) {
+    if WARNED.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
+    if let Err(e) = write_history(rl, path) {
+        WARNED.store(true, std::sync::atomic::Ordering::Relaxed);
+        eprintln!("warning: could not save the history to {}: {e}", path.display());
+    }
+}
+
+/// Written beside the file, then renamed: a session killed while saving never leaves the history
+/// cut short. rustyline writes nothing when no line was added since its last save.
+fn write_history(rl: &mut Editor, path: &std::path::Path) -> Result<(), String> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    }
+    let tmp = path.with_extension("tmp");
+    let _ = std::fs::remove_file(&tmp);
+    rl.save_history(&tmp).map_err(|e| e.to_string())?;
+    if tmp.exists() {
+        std::fs::rename(&tmp, path).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,78 @@
+//! The built `herald` binary driven through a pipe, as a script or another program would.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// Run `herald ARGS` with `input` on stdin, in `dir`; its output.
+fn herald(args: &[&str], input: &str, dir: &Path) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("herald runs");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input written");
+    child.wait_with_output().expect("herald finishes")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("herald-cli-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    dir
+}
+
+#[test]
+fn piped_session_prints_the_position_after_e4() {
+    let out = herald(&["play", "chess"], "e4\ne5\nundo\nfen\nquit\n", &std::env::temp_dir());
+    assert_eq!(
+        text(&out.stdout),
+        "1. P e2-e4\n1. p e7-e5\nundid p e7-e5\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+    );
+    assert_eq!(text(&out.stderr), "");
+    assert!(out.status.success());
+}
+
+#[test]
+fn a_session_plays_undoes_saves_and_reopens() {
+    let dir = scratch("session");
+    let input = "f3\ne5\nNc3\nundo\nqq\ng4\nQh4\nsave fools.yaml\nquit\nfen\n";
+    let out = herald(&["play", "chess", "--ascii"], input, &dir);
+    assert_eq!(
+        text(&out.stdout),
+        "1. P f2-f3\n1. p e7-e5\n2. N b1-c3\nundid N b1-c3\n\
+         error: `qq` is not a legal turn here\n\
+         2. P g2-g4\n2. q d8-h4 (check)\nresult: black wins (checkmate)\nsaved 4 turns to fools.yaml\n"
+    );
+    assert!(out.status.success());
+    let saved = std::fs::read_to_string(dir.join("fools.yaml")).expect("saved file");
+    assert!(saved.contains("  - play: \"q d8-h4\"\nexpect:\n  result: black\n  reason: \"checkmate\"\n"), "{saved}");
+
+    let out = herald(&["play", "maidens"], "open fools.yaml\nhistory\nundo\nfen\n", &dir);
+    assert_eq!(
+        text(&out.stdout),
+        "opened Chess - a game saved from the REPL: 4 turns; expect holds\n\
+         1. P f2-f3\n2. p e7-e5\n3. P g2-g4\n4. q d8-h4\nundid q d8-h4\n\
+         rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2\n"
+    );
+    let out = herald(&["test", "fools.yaml"], "", &dir);
+    assert_eq!(text(&out.stdout), "1 passed, 0 failed\n");
+}
+
+#[test]
+fn piped_errors_are_one_line_each_and_the_session_goes_on() {
+    let out = herald(&["play", "chess"], "hlep\nload nope\nP e2-e5\ne4\n", &std::env::temp_dir());
+    let lines: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert_eq!(lines[0], "error: unknown command `hlep`; did you mean `help`? (type `help` for the list)");
+    assert!(lines[1].starts_with("error: ") && lines[1].contains("no preset `nope`"));
+    assert_eq!(lines[2], "error: P on e2 cannot move to e5");
+    assert_eq!(lines[3], "1. P e2-e4");
+}
