@@ -396,3 +396,17 @@ fn the_readme_lists_every_command() {
         assert!(readme.contains(&format!("| `{}", c.name)) || readme.contains(&format!(", `{}", c.name)), "{}", c.name);
     }
 }
+
+#[test]
+fn black_moves_in_full_notation_are_not_one_letter_commands() {
+    let mut r = repl();
+    run(&mut r, &["e4"]);
+    // `n` is `new` and `q` is `quit`, but `n g8-f6` is a knight's move.
+    assert_eq!(r.execute("n g8-f6"), Ok("1. n g8-f6".into()));
+    run(&mut r, &["d4"]);
+    // Blocked by its own pawn: refused as a move, and the REPL does not quit.
+    assert!(r.execute("q d8-d4").is_err_and(|e| e.contains("d8")));
+    assert!(!r.done, "a queen's move does not quit");
+    assert_eq!(r.game.played.len(), 3);
+    assert!(r.execute("q").is_ok() && r.done);
+}

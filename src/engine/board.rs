@@ -136,7 +136,11 @@ impl Geometry {
         self.light[sq as usize]
     }
 
+    /// The square's name; `-` for a cell that is no square (a part without one, such as a discard).
     pub fn name(&self, sq: Sq) -> String {
+        if !self.on_board(sq) {
+            return "-".into();
+        }
         format!("{}{}", (b'a' + self.file(sq) as u8) as char, self.rank(sq) + 1)
     }
 

@@ -84,6 +84,7 @@ fn last_squares(game: &Game) -> Vec<Sq> {
         .flat_map(|p| match *p {
             TurnPart::Move(m) => vec![m.from, m.to],
             TurnPart::Remove(s) | TurnPart::Drop(_, s) | TurnPart::Construct(s) | TurnPart::Destroy(s) => vec![s],
+            TurnPart::Discard(_) => vec![],
         })
         .collect()
 }

@@ -37,7 +37,11 @@ impl Repl {
             return Ok(String::new());
         }
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-        if let Some(c) = commands::find(word) {
+        // `n g8-f6` and `q d8-d5` are Black's moves in full notation, not `new` and `quit`.
+        let a_move = !rest.is_empty()
+            && word.len() == 1
+            && matches!(crate::engine::notation::read(line), Ok(crate::engine::notation::Typed::Full(_)));
+        if let Some(c) = commands::find(word).filter(|_| !a_move) {
             return self.command(c, rest.trim());
         }
         match self.play(line) {
