@@ -61,6 +61,9 @@ enum Cmd {
         /// Play the last ply's moves instead of counting them (speed without bulk counting).
         #[arg(long)]
         no_bulk: bool,
+        /// Threads to split the count over at the root (1: one thread).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
     },
     /// Run sample games (default: tests/games).
     Test { paths: Vec<PathBuf> },
@@ -77,7 +80,7 @@ fn main() -> ExitCode {
         Some(Cmd::Check { presets }) => return check_presets(&presets),
         Some(Cmd::Moves(p)) => moves(&p),
         Some(Cmd::Show(p)) => show(&p),
-        Some(Cmd::Perft { at, depth, divide, no_bulk }) => perft(&at, depth, divide, !no_bulk),
+        Some(Cmd::Perft { at, depth, divide, no_bulk, threads }) => perft(&at, depth, divide, !no_bulk, threads),
         Some(Cmd::Test { paths }) => return test(paths),
     };
     match result {
@@ -150,9 +153,10 @@ fn show(p: &Position) -> Result<(), Fail> {
     Ok(())
 }
 
-fn perft(p: &Position, depth: usize, divide: bool, bulk: bool) -> Result<(), Fail> {
+fn perft(p: &Position, depth: usize, divide: bool, bulk: bool, threads: u16) -> Result<(), Fail> {
     let mut game = reach(p)?;
-    println!("{}", repl::perft_report_with(&mut game, depth, divide, bulk).map_err(Fail)?);
+    let report = repl::perft_report_threads(&mut game, depth, divide, bulk, threads as usize).map_err(Fail)?;
+    println!("{report}");
     Ok(())
 }
 

@@ -78,6 +78,40 @@ pub fn try_perft(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) 
     Ok(count(pos, preset, depth, &mut bufs, bulk))
 }
 
+/// Perft split at the root over `threads` threads: each takes its share of the positions after the
+/// first turn, on its own copy of the position. The same count as [`try_perft`].
+pub fn parallel(
+    pos: &mut Position,
+    preset: &Preset,
+    depth: usize,
+    bulk: bool,
+    threads: usize,
+) -> Result<u64, ScriptError> {
+    if threads <= 1 || depth < 2 || pos.terminal(preset)?.is_some() {
+        return try_perft(pos, preset, depth, bulk);
+    }
+    let mut children: Vec<Position> = Vec::new();
+    for_each_turn(pos, preset, &mut |p, _| {
+        children.push(p.clone());
+        Ok(())
+    })?;
+    let per = children.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = children
+            .chunks_mut(per)
+            .map(|share| {
+                scope.spawn(move || {
+                    share.iter_mut().try_fold(0u64, |n, child| Ok(n + try_perft(child, preset, depth - 1, bulk)?))
+                })
+            })
+            .collect();
+        workers.into_iter().try_fold(0u64, |n, w| match w.join() {
+            Ok(r) => Ok(n + r?),
+            Err(_) => Err(ScriptError::new(crate::syntax::Span::default(), "a perft thread failed")),
+        })
+    })
+}
+
 /// Per root turn counts, for `--divide`: each turn's canonical text and its count.
 pub fn divide(pos: &mut Position, preset: &Preset, depth: usize) -> Result<Vec<(String, u64)>, ScriptError> {
     if depth == 0 || pos.terminal(preset)?.is_some() {

@@ -161,6 +161,17 @@ pub fn perft_report(game: &mut Game, depth: usize, divide: bool) -> Result<Strin
 
 /// `bulk: false` plays the moves of the last ply too, for speed figures without bulk counting.
 pub fn perft_report_with(game: &mut Game, depth: usize, divide: bool, bulk: bool) -> Result<String, String> {
+    perft_report_threads(game, depth, divide, bulk, 1)
+}
+
+/// Perft on several threads, split at the root (the count is the same).
+pub fn perft_report_threads(
+    game: &mut Game,
+    depth: usize,
+    divide: bool,
+    bulk: bool,
+    threads: usize,
+) -> Result<String, String> {
     let start = std::time::Instant::now();
     let preset = game.preset.clone();
     let mut out = String::new();
@@ -172,7 +183,7 @@ pub fn perft_report_with(game: &mut Game, depth: usize, divide: bool, bulk: bool
         }
         rows.iter().map(|r| r.1).sum()
     } else {
-        perft::try_perft(&mut game.pos, &preset, depth, bulk).map_err(|e| e.render(&preset))?
+        perft::parallel(&mut game.pos, &preset, depth, bulk, threads).map_err(|e| e.render(&preset))?
     };
     let secs = start.elapsed().as_secs_f64();
     let nps = if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 };
