@@ -110,7 +110,7 @@ fn a_preset_function_replaces_the_evaluation() {
 
 #[test]
 fn evaluate_must_return_an_int() {
-    let text = EVALUATED.replace("return v", "return \"much\"");
+    let text = EVALUATED.replace("return -v", "return v").replace("return v", "return \"much\"");
     let mut g = inline(&text, "k4/5/5/5/M3K w");
     let p = g.preset.clone();
     let e = best_turn(&p, &mut g.pos, &Limits::depth(1)).unwrap_err();
