@@ -82,6 +82,9 @@ enum Cmd {
         /// A game still going after this many plies stops, unfinished.
         #[arg(long, default_value_t = 300)]
         max_plies: usize,
+        /// The first plies of each game choose at random among near-best turns, so games differ.
+        #[arg(long, default_value_t = 4)]
+        random_plies: usize,
         /// Write each game as a sample-game YAML file in this folder.
         #[arg(long)]
         save: Option<PathBuf>,
@@ -101,10 +104,10 @@ fn main() -> ExitCode {
         Some(Cmd::Show(p)) => show(&p),
         Some(Cmd::Perft { at, depth, divide, no_bulk }) => perft(&at, depth, divide, !no_bulk),
         Some(Cmd::Test { paths }) => return test(paths),
-        Some(Cmd::Selfplay { preset, games, seed, time, nodes, depth, max_plies, save }) => {
+        Some(Cmd::Selfplay { preset, games, seed, time, nodes, depth, max_plies, random_plies, save }) => {
             let limits = Limits { depth, nodes, time_ms: time };
             let limits = if limits == Limits::default() { Limits::nodes(20_000) } else { limits };
-            let opts = selfplay::Options { games, seed, limits, max_plies, ..Default::default() };
+            let opts = selfplay::Options { games, seed, limits, max_plies, random_plies };
             selfplay(&preset, &opts, save.as_deref())
         }
     };

@@ -168,12 +168,23 @@ fn selfplay_checked(name: &str, games: u32, limits: Limits, max_plies: usize) ->
             seed: None,
             turns: vec![String::new(); plies],
             result,
+            nodes: 0,
+            ms: 0,
         });
     }
     summary
 }
 
 #[test]
+fn a_short_game_of_every_shipped_preset_plays_only_legal_turns() {
+    for name in herald::presets::NAMES {
+        let plies = if *name == "constructing" { 3 } else { 8 };
+        assert_eq!(selfplay_checked(name, 1, Limits::depth(1), plies).games(), 1, "{name}");
+    }
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore)]
 fn selfplay_of_every_shipped_preset_plays_only_legal_turns() {
     for name in herald::presets::NAMES {
         // Scripted presets with many turns per position (constructing) search one ply here.

@@ -6,7 +6,6 @@ use super::eval::Evaluator;
 use super::order::{self, capture_move};
 use super::tt::{Bound, Table};
 use super::{INFINITY, Limits, MATE, MAX_PLY};
-use crate::engine::position::mflag;
 use crate::engine::turn::Turn;
 use crate::engine::turngen::{self, PlayError};
 use crate::engine::{GameOver, Move, Position};
@@ -146,14 +145,6 @@ impl Core {
             out.extend(self.moves.iter().map(|&m| Turn::single(m)));
         }
         Ok(())
-    }
-
-    /// Whether the side to move has a capturing move at all: when not, the (costly, for scripted
-    /// presets) generation of whole turns is skipped in quiescence.
-    fn may_capture(&mut self, p: &Preset, pos: &Position) -> bool {
-        self.moves.clear();
-        pos.pseudo_moves(p, &mut self.moves);
-        self.moves.iter().any(|m| m.flags & (mflag::CAPTURE | mflag::EP) != 0)
     }
 
     /// Play a generated turn with every hook; false if a hook refused it after all.
@@ -312,11 +303,13 @@ impl Core {
         turns: &mut Vec<Turn>,
     ) -> R<i32> {
         // In check, the turns are generated first so that a mate at the horizon is scored as one.
+        // Otherwise a quiet position (no pseudo-legal capture, found by the evaluation) stands
+        // pat without generating whole turns, which is costly for scripted presets.
         let checked = p.royal_safety && pos.in_check(p, pos.side);
         let mut stand = 0;
         if !checked {
             stand = ev.evaluate(p, pos)?;
-            if stand >= beta || qdepth >= MAX_QDEPTH || ply >= MAX_PLY || !self.may_capture(p, pos) {
+            if stand >= beta || qdepth >= MAX_QDEPTH || ply >= MAX_PLY || !ev.could_capture {
                 return Ok(stand);
             }
         }

@@ -2,6 +2,7 @@
 //! the preset's own `fn evaluate` when it has one. Scores are from the side to move's view.
 
 use crate::engine::board::cell;
+use crate::engine::position::mflag;
 use crate::engine::{Move, Position, Side};
 use crate::preset::Preset;
 use crate::script::{Interp, Outcome, ScriptError, Value};
@@ -17,6 +18,8 @@ pub struct Evaluator {
     /// `(kind, white code, black code, value)` of every kind with a non-zero value.
     valued: Vec<(usize, u8, u8, i32)>,
     buf: Vec<Move>,
+    /// Whether the side to move had a capturing move, as found by the last evaluation.
+    pub could_capture: bool,
 }
 
 impl Evaluator {
@@ -32,7 +35,7 @@ impl Evaluator {
                 valued.push((k, w, b, v));
             }
         }
-        Evaluator { values, valued, buf: Vec::with_capacity(256) }
+        Evaluator { values, valued, buf: Vec::with_capacity(256), could_capture: true }
     }
 
     /// The declared value of the piece in a cell (0 for an empty cell).
@@ -69,6 +72,7 @@ impl Evaluator {
         self.buf.clear();
         pos.pseudo_moves(preset, &mut self.buf);
         let ours = self.buf.len() as i32;
+        self.could_capture = self.buf.iter().any(|m| m.flags & (mflag::CAPTURE | mflag::EP) != 0);
         let us = pos.side;
         pos.side = us.other();
         self.buf.clear();

@@ -38,6 +38,7 @@ pub fn score(
         }
         let mut s = capture_move(t).map_or(0, |m| CAPTURE + mvv_lva(ev, pos, m));
         s += t.moves().map(|m| if m.promo != 0 { ev.value_of(m.promo) } else { 0 }).sum::<i32>();
+        s += removed_enemy(ev, pos, t);
         if s == 0 {
             if killers[0] == Some(*t) {
                 s = KILLER + 1;
@@ -55,6 +56,20 @@ fn mvv_lva(ev: &Evaluator, pos: &Position, m: Move) -> i32 {
     let victim = pos.cells[at as usize];
     let v = if cell::is_piece(victim) && pos.is_royal_code(victim) { ROYAL_VICTIM } else { ev.value_of(victim) };
     v * 16 - ev.value_of(pos.cells[m.from as usize]) / 16
+}
+
+/// A part that removes an enemy piece (huffing, say) wins material like a capture.
+#[inline]
+fn removed_enemy(ev: &Evaluator, pos: &Position, t: &Turn) -> i32 {
+    t.parts()
+        .iter()
+        .map(|p| match p {
+            TurnPart::Remove(sq) if cell::is_side(pos.cells[*sq as usize], pos.side.other()) => {
+                CAPTURE + ev.value_of(pos.cells[*sq as usize]) * 16
+            }
+            _ => 0,
+        })
+        .sum()
 }
 
 /// Move the best-scored turn from `i..` to `i` (a selection sort, one step per turn tried).

@@ -38,15 +38,20 @@ pub struct Record {
     pub turns: Vec<String>,
     /// `None`: stopped at the ply limit.
     pub result: Option<GameOver>,
+    /// Nodes searched and milliseconds spent searching, over the whole game.
+    pub nodes: u64,
+    pub ms: u64,
 }
 
 impl Record {
     /// `white wins (checkmate) in 41 plies`, or `unfinished after 300 plies`.
     pub fn summary(&self) -> String {
-        match &self.result {
+        let how = match &self.result {
             Some(r) => format!("{r} in {} plies", self.turns.len()),
             None => format!("unfinished after {} plies", self.turns.len()),
-        }
+        };
+        let nps = self.nodes * 1000 / self.ms.max(1);
+        format!("{how} ({} nodes, {:.1} s, {nps} nodes/s)", self.nodes, self.ms as f64 / 1000.0)
     }
 }
 
@@ -61,6 +66,7 @@ pub fn play_game(
     let mut game = Game::new(Arc::clone(preset), fen, setup_seed).map_err(|e| format!("bad FEN: {e}"))?;
     let mut searcher = Searcher::new();
     let mut result = None;
+    let (mut nodes, mut ms) = (0, 0);
     while game.played.len() < opts.max_plies {
         if let Some(r) = game.result().map_err(|e| e.to_string())? {
             result = Some(r);
@@ -69,7 +75,10 @@ pub fn play_game(
         let turn = if game.played.len() < opts.random_plies {
             varied_turn(&mut searcher, &mut game, rng)?
         } else {
-            searcher.search(&game.preset, &mut game.pos, &opts.limits).map_err(|e| e.to_string())?.turn
+            let r = searcher.search(&game.preset, &mut game.pos, &opts.limits).map_err(|e| e.to_string())?;
+            nodes += r.nodes;
+            ms += r.time_ms;
+            r.turn
         };
         play_checked(&mut game, &turn)?;
     }
@@ -77,7 +86,7 @@ pub fn play_game(
         result = game.result().map_err(|e| e.to_string())?;
     }
     let turns = game.played.iter().map(|p| p.text.clone()).collect();
-    Ok(Record { start_fen: game.start_fen.clone(), seed: setup_seed, turns, result })
+    Ok(Record { start_fen: game.start_fen.clone(), seed: setup_seed, turns, result, nodes, ms })
 }
 
 /// A turn chosen at random among those scoring close to the best in a shallow search.
