@@ -188,8 +188,8 @@ fn a_short_game_of_every_shipped_preset_plays_only_legal_turns() {
 fn selfplay_of_every_shipped_preset_plays_only_legal_turns() {
     for name in herald::presets::NAMES {
         // Scripted presets with many turns per position (constructing) search one ply here.
-        let (depth, plies) = if *name == "constructing" { (1, 6) } else { (2, 24) };
-        let s = selfplay_checked(name, 2, Limits { depth: Some(depth), nodes: Some(3000), time_ms: None }, plies);
+        let (depth, plies) = if *name == "constructing" { (1, 4) } else { (2, 16) };
+        let s = selfplay_checked(name, 2, Limits { depth: Some(depth), nodes: Some(1500), time_ms: None }, plies);
         assert_eq!(s.games(), 2, "{name}");
     }
 }
