@@ -24,4 +24,5 @@ pub mod preset;
 pub mod presets;
 pub mod repl;
 pub mod script;
+pub mod search;
 pub mod syntax;

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use herald::game::Game;
+use herald::search::{Limits, selfplay};
 use herald::{check, games, repl};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -67,6 +68,33 @@ enum Cmd {
     },
     /// Run sample games (default: tests/games).
     Test { paths: Vec<PathBuf> },
+    /// The computer plays the preset against itself; prints each result and a summary.
+    Selfplay {
+        preset: String,
+        #[arg(long, default_value_t = 1)]
+        games: u32,
+        /// Seeds the choice of opening turns (and random setups), so a run can be repeated.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Milliseconds per turn.
+        #[arg(long)]
+        time: Option<u64>,
+        /// Nodes per turn (the default: 20000; repeatable results).
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Depth per turn.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// A game still going after this many plies stops, unfinished.
+        #[arg(long, default_value_t = 300)]
+        max_plies: usize,
+        /// The first plies of each game choose at random among near-best turns, so games differ.
+        #[arg(long, default_value_t = 4)]
+        random_plies: usize,
+        /// Write each game as a sample-game YAML file in this folder.
+        #[arg(long)]
+        save: Option<PathBuf>,
+    },
 }
 
 /// A failure to report on stderr with exit status 2.
@@ -82,6 +110,12 @@ fn main() -> ExitCode {
         Some(Cmd::Show(p)) => show(&p),
         Some(Cmd::Perft { at, depth, divide, no_bulk, threads }) => perft(&at, depth, divide, !no_bulk, threads),
         Some(Cmd::Test { paths }) => return test(paths),
+        Some(Cmd::Selfplay { preset, games, seed, time, nodes, depth, max_plies, random_plies, save }) => {
+            let limits = Limits { depth, nodes, time_ms: time };
+            let limits = if limits == Limits::default() { Limits::nodes(20_000) } else { limits };
+            let opts = selfplay::Options { games, seed, limits, max_plies, random_plies };
+            selfplay(&preset, &opts, save.as_deref())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -158,6 +192,11 @@ fn perft(p: &Position, depth: usize, divide: bool, bulk: bool, threads: u16) -> 
     let report = repl::perft_report_threads(&mut game, depth, divide, bulk, threads as usize).map_err(Fail)?;
     println!("{report}");
     Ok(())
+}
+
+fn selfplay(preset: &str, opts: &selfplay::Options, save: Option<&std::path::Path>) -> Result<(), Fail> {
+    let p = repl::load(preset).map_err(|e| Fail(first_lines(&e)))?;
+    selfplay::run(&p, preset, opts, save, &mut std::io::stdout()).map(|_| ()).map_err(Fail)
 }
 
 fn test(paths: Vec<PathBuf>) -> ExitCode {

@@ -12,6 +12,9 @@ use crate::syntax::Span;
 use crate::syntax::script::{self as ast, ExprKind, HookPoint, Phase, StmtKind};
 use indexmap::IndexMap;
 
+/// The name of the optional function that evaluates a position for the computer player.
+pub const EVALUATE: &str = "evaluate";
+
 /// Most parts a turn may declare.
 pub const MAX_PARTS: usize = 4;
 
@@ -112,8 +115,18 @@ impl<'a> Compiler<'a> {
             }
         }
         let active = !globals_is_empty(d) || !d.hooks.is_empty() || d.turn.is_some();
-        let script = Script { globals, funcs, hooks, turn, active };
+        let evaluate = self.evaluate(d);
+        let script = Script { globals, funcs, hooks, turn, active, evaluate };
         (script, inits, self.diags)
+    }
+
+    /// `fn evaluate()` adds to the computer player's evaluation; `fn evaluate(base)` replaces it.
+    fn evaluate(&mut self, d: &Decls) -> Option<usize> {
+        let (i, _, f) = d.fns.get_full(EVALUATE)?;
+        if f.params.len() > 1 {
+            self.err(f.name.span, "`evaluate` takes no parameter, or one (the built-in evaluation)");
+        }
+        Some(i)
     }
 
     fn check_name(&mut self, n: &ast::Name) {

@@ -142,6 +142,8 @@ pub struct Script {
     pub turn: Vec<PartSpec>,
     /// Whether anything here changes how turns are made (otherwise the plain move path runs).
     pub active: bool,
+    /// The index in `funcs` of `fn evaluate`, the preset's own evaluation for the computer player.
+    pub evaluate: Option<usize>,
 }
 
 impl Script {

@@ -1,0 +1,205 @@
+//! The computer player: a search over any preset's legal turns, evaluated from the preset's own
+//! piece values (and its `fn evaluate`), scored at the end by the preset's own results.
+
+mod alphabeta;
+pub mod eval;
+mod order;
+pub mod repl_cmds;
+pub mod rng;
+pub mod selfplay;
+mod tt;
+
+use crate::engine::Position;
+use crate::engine::turn::{Turn, format_turn};
+use crate::preset::Preset;
+use alphabeta::{Abort, Core};
+use eval::Evaluator;
+
+/// A won game, `MATE - plies` from the winner's view.
+pub const MATE: i32 = 1_000_000;
+/// Scores beyond this are wins or losses found by the search.
+pub const MATE_BOUND: i32 = MATE - 1000;
+const INFINITY: i32 = MATE + 1;
+/// The deepest the search goes, quiescence included.
+pub const MAX_PLY: usize = 96;
+/// The table has `2^TT_BITS` entries (about 48 bytes each).
+const TT_BITS: u32 = 18;
+
+/// When to stop: any limit reached ends the search. With none, depth 4.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub time_ms: Option<u64>,
+}
+
+impl Limits {
+    pub fn depth(d: u32) -> Limits {
+        Limits { depth: Some(d), ..Limits::default() }
+    }
+    pub fn nodes(n: u64) -> Limits {
+        Limits { nodes: Some(n), ..Limits::default() }
+    }
+    pub fn time_ms(t: u64) -> Limits {
+        Limits { time_ms: Some(t), ..Limits::default() }
+    }
+
+    fn max_depth(&self) -> i32 {
+        let open = self.nodes.is_some() || self.time_ms.is_some();
+        let d = self.depth.unwrap_or(if open { (MAX_PLY / 2) as u32 } else { 4 });
+        d.clamp(1, (MAX_PLY / 2) as u32) as i32
+    }
+}
+
+/// What a search found: the turn to play, its score for the side to move, and how it got there.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub turn: Turn,
+    /// The turn in canonical notation.
+    pub text: String,
+    pub score: i32,
+    /// The last depth searched to the end.
+    pub depth: u32,
+    pub nodes: u64,
+    pub time_ms: u64,
+    /// The expected continuation, in canonical notation, starting with `text`.
+    pub pv: Vec<String>,
+}
+
+impl SearchResult {
+    /// `+1.25` (in units of a piece of value 1), or `mate in 3` / `mated in 2` for a forced result.
+    pub fn score_text(&self) -> String {
+        score_text(self.score)
+    }
+}
+
+pub fn score_text(score: i32) -> String {
+    if score > MATE_BOUND {
+        format!("win in {}", (MATE - score + 1) / 2)
+    } else if score < -MATE_BOUND {
+        format!("loss in {}", (MATE + score + 1) / 2)
+    } else {
+        format!("{:+.2}", score as f64 / eval::UNIT as f64)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SearchError {
+    #[error("the game is over: {0}")]
+    GameOver(String),
+    /// A rule script failed; the message quotes the preset's line.
+    #[error("{0}")]
+    Script(String),
+}
+
+/// A computer player; keep one per game so its table helps from turn to turn.
+pub struct Searcher {
+    core: Core,
+}
+
+impl Default for Searcher {
+    fn default() -> Self {
+        Searcher::new()
+    }
+}
+
+impl Searcher {
+    pub fn new() -> Searcher {
+        Searcher { core: Core::new(TT_BITS) }
+    }
+
+    /// Forget what earlier searches learnt (a new game).
+    pub fn clear(&mut self) {
+        self.core.tt.clear();
+    }
+
+    /// The best turn for the side to move. The position is unchanged afterwards.
+    pub fn search(&mut self, p: &Preset, pos: &mut Position, limits: &Limits) -> Result<SearchResult, SearchError> {
+        let script = |e: crate::script::ScriptError| SearchError::Script(e.render(p));
+        if let Some(over) = pos.terminal(p).map_err(script)? {
+            return Err(SearchError::GameOver(over.to_string()));
+        }
+        let mut ev = Evaluator::new(p);
+        let core = &mut self.core;
+        core.begin(limits);
+        let mut found: Option<(Vec<Turn>, i32, u32)> = None;
+        for depth in 1..=limits.max_depth() {
+            match core.iterate(&mut ev, p, pos, depth) {
+                Ok(score) => {
+                    found = Some((core.pv().to_vec(), score, depth as u32));
+                    if score.abs() > MATE_BOUND && MATE - score.abs() <= depth {
+                        break;
+                    }
+                }
+                Err(Abort::Stop) => break,
+                Err(Abort::Script(e)) => return Err(script(e)),
+            }
+        }
+        let (pv, score, depth) = found.unwrap_or_default();
+        let Some(&turn) = pv.first() else {
+            let over = pos.no_moves_result(p);
+            return Err(SearchError::GameOver(over.to_string()));
+        };
+        let texts = pv_texts(&mut self.core, p, pos, &pv).map_err(script)?;
+        Ok(SearchResult {
+            turn,
+            text: texts[0].clone(),
+            score,
+            depth,
+            nodes: self.core.nodes,
+            time_ms: self.core.elapsed_ms(),
+            pv: texts,
+        })
+    }
+
+    /// Every legal turn with its score from a search `depth` plies deep (for varied openings).
+    pub fn root_scores(&mut self, p: &Preset, pos: &mut Position, depth: u32) -> Result<Vec<(Turn, i32)>, SearchError> {
+        let script = |e: crate::script::ScriptError| SearchError::Script(e.render(p));
+        let turns = crate::engine::turngen::legal_turns(pos, p).map_err(script)?;
+        let mut ev = Evaluator::new(p);
+        self.core.begin(&Limits::default());
+        let mut out = Vec::new();
+        for t in turns {
+            match self.core.score_turn(&mut ev, p, pos, &t, depth as i32) {
+                Ok(Some(s)) => out.push((t, s)),
+                Ok(None) => {}
+                Err(Abort::Script(e)) => return Err(script(e)),
+                Err(Abort::Stop) => {}
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The principal variation in canonical notation, each turn written in the position before it.
+fn pv_texts(
+    core: &mut Core,
+    p: &Preset,
+    pos: &mut Position,
+    pv: &[Turn],
+) -> Result<Vec<String>, crate::script::ScriptError> {
+    let mut texts = Vec::new();
+    let mut played = 0;
+    let mut err = None;
+    for t in pv {
+        texts.push(format_turn(p, pos, t));
+        match core.make(p, pos, t) {
+            Ok(true) => played += 1,
+            Ok(false) => break,
+            Err(Abort::Script(e)) => {
+                err = Some(e);
+                break;
+            }
+            Err(Abort::Stop) => break,
+        }
+    }
+    for _ in 0..played {
+        pos.unmake();
+    }
+    err.map_or(Ok(texts), Err)
+}
+
+/// The best turn for the side to move with a fresh searcher.
+pub fn best_turn(p: &Preset, pos: &mut Position, limits: &Limits) -> Result<SearchResult, SearchError> {
+    Searcher::new().search(p, pos, limits)
+}

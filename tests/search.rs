@@ -1,0 +1,215 @@
+//! The computer player: it finds mates and material, plays by every preset's rules, and self-play
+//! of every shipped preset only ever plays legal turns.
+
+use herald::engine::turngen::legal_turns;
+use herald::game::Game;
+use herald::search::selfplay::{self, Options, Summary};
+use herald::search::{Limits, MATE_BOUND, Searcher, best_turn, eval, repl_cmds};
+use std::sync::Arc;
+
+fn shipped(name: &str, fen: Option<&str>) -> Game {
+    let p = herald::check::load(name).unwrap_or_else(|e| panic!("{}", e.render()));
+    Game::new(Arc::new(p), fen, None).expect("fen parses")
+}
+
+fn inline(preset: &str, fen: &str) -> Game {
+    let p = herald::check::load_text("inline.preset", preset).unwrap_or_else(|e| panic!("{}", e.render()));
+    Game::new(Arc::new(p), Some(fen), None).expect("fen parses")
+}
+
+/// The turn the computer plays in a position of a shipped preset, and its score.
+fn computer_plays(preset: &str, fen: &str, limits: Limits) -> (String, i32) {
+    let mut g = shipped(preset, Some(fen));
+    let before = g.fen();
+    let r = best_turn(&g.preset.clone(), &mut g.pos, &limits).expect("a turn is found");
+    assert_eq!(g.fen(), before, "the search leaves the position as it was");
+    (r.text, r.score)
+}
+
+#[test]
+fn mate_in_one() {
+    let (turn, score) = computer_plays("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Limits::depth(3));
+    assert_eq!(turn, "R a1-a8");
+    assert!(score > MATE_BOUND, "scored as a win: {score}");
+}
+
+#[test]
+fn mate_in_two() {
+    // Morphy: 1. Ra6! bxa6 2. b7#; 1... Bc7 (or any bishop move) 2. Rxa7#.
+    let (turn, score) = computer_plays("chess", "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", Limits::depth(4));
+    assert_eq!(turn, "R a1-a6");
+    assert_eq!(herald::search::score_text(score), "win in 2");
+}
+
+#[test]
+fn takes_a_hanging_queen() {
+    let (turn, score) = computer_plays("chess", "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", Limits::depth(2));
+    assert_eq!(turn, "R d2-d5");
+    assert!(score > 4 * eval::UNIT, "a rook up afterwards: {score}");
+}
+
+#[test]
+fn avoids_losing_its_queen() {
+    // The queen is attacked by a pawn: every sensible turn moves it.
+    let (turn, _) = computer_plays("chess", "4k3/8/2p5/3Q4/8/8/8/4K3 w - - 0 1", Limits::depth(3));
+    assert!(turn.starts_with("Q d5-"), "{turn}");
+    assert_ne!(turn, "Q d5-c6", "the pawn is defended by nothing, but the search must not hang the queen: {turn}");
+}
+
+#[test]
+fn captures_the_king_in_modern_chaturanga() {
+    let (turn, score) = computer_plays("modern-chaturanga", "4k3/pppp4/8/8/8/8/8/4R1K1 w - - 0 1", Limits::depth(2));
+    assert_eq!(turn, "R e1-e8");
+    assert!(score > MATE_BOUND);
+}
+
+#[test]
+fn node_limits_are_deterministic() {
+    let run = || {
+        let mut g = shipped("chess", None);
+        let p = g.preset.clone();
+        let r = best_turn(&p, &mut g.pos, &Limits::nodes(3000)).unwrap();
+        (r.text, r.score, r.depth, r.nodes)
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn a_finished_game_has_no_best_turn() {
+    let mut g = shipped("chess", Some("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"));
+    let p = g.preset.clone();
+    let e = best_turn(&p, &mut g.pos, &Limits::depth(2)).unwrap_err();
+    assert_eq!(e.to_string(), "the game is over: white wins (checkmate)");
+}
+
+const EVALUATED: &str = r#"
+    board 5 x 5
+    piece King K royal moves "K"
+    piece Man M value 1 moves "W"
+    setup "k4/5/5/5/M3K w"
+    // White's Man is worth most on the middle file, whatever the built-in evaluation says.
+    fn evaluate(base) {
+        let v = -500
+        if piece_at(b1) != none or piece_at(b2) != none or piece_at(b3) != none {
+            v = 500
+        }
+        if mover == black {
+            return -v
+        }
+        return v
+    }
+"#;
+
+#[test]
+fn a_preset_function_replaces_the_evaluation() {
+    let mut g = inline(EVALUATED, "k4/5/5/5/M3K w");
+    let p = g.preset.clone();
+    let r = best_turn(&p, &mut g.pos, &Limits::depth(1)).unwrap();
+    assert_eq!((r.text.as_str(), r.score), ("M a1-b1", 500));
+}
+
+#[test]
+fn evaluate_must_return_an_int() {
+    let text = EVALUATED.replace("return -v", "return v").replace("return v", "return \"much\"");
+    let mut g = inline(&text, "k4/5/5/5/M3K w");
+    let p = g.preset.clone();
+    let e = best_turn(&p, &mut g.pos, &Limits::depth(1)).unwrap_err();
+    assert!(e.to_string().contains("`evaluate` must return an int, not a string"), "{e}");
+}
+
+#[test]
+fn go_and_hint_in_the_repl() {
+    let mut g = shipped("chess", Some("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"));
+    let hint = repl_cmds::hint(&mut g, "2").unwrap();
+    assert!(hint.starts_with("hint: R a1-a8   (depth "), "{hint}");
+    assert!(g.played.is_empty(), "a hint plays nothing");
+    let out = repl_cmds::go(&mut g, "2").unwrap();
+    assert!(out.starts_with("R a1-a8"), "{out}");
+    assert!(out.ends_with("result: white wins (checkmate)"), "{out}");
+    assert_eq!(repl_cmds::go(&mut g, "2").unwrap_err(), "the game is over: white wins (checkmate)");
+    assert!(repl_cmds::go(&mut g, "fast").unwrap_err().contains("neither a depth"));
+}
+
+#[test]
+fn auto_both_plays_to_the_end() {
+    let mut g = shipped("chess", Some("7k/8/6K1/8/8/8/8/Q7 w - - 0 1"));
+    let mut sides = repl_cmds::Auto::default();
+    let out = repl_cmds::auto(&mut g, "both 3", &mut sides).unwrap();
+    assert!(out.contains("result: white wins (checkmate)"), "{out}");
+    assert!(repl_cmds::auto(&mut g, "sideways", &mut sides).is_err());
+}
+
+/// Play `games` short games of a shipped preset, checking every turn is among the legal turns.
+fn selfplay_checked(name: &str, games: u32, limits: Limits, max_plies: usize) -> Summary {
+    let mut summary = Summary::default();
+    let mut rng = herald::search::rng::Rng::new(7);
+    for _ in 0..games {
+        let mut g = shipped(name, None);
+        let mut s = Searcher::new();
+        let mut plies = 0;
+        while plies < max_plies && g.result().unwrap().is_none() {
+            let p = g.preset.clone();
+            let r = if plies < 2 {
+                let legal = legal_turns(&mut g.pos, &p).unwrap();
+                let t = legal[rng.below(legal.len())];
+                g.text(&t)
+            } else {
+                let r = s.search(&p, &mut g.pos, &limits).unwrap_or_else(|e| panic!("{name}: {e}"));
+                let legal = legal_turns(&mut g.pos, &p).unwrap();
+                assert!(legal.contains(&r.turn), "{name}: {} is not legal in {}", r.text, g.fen());
+                r.text
+            };
+            g.play(&r).unwrap_or_else(|e| panic!("{name}: {r} refused in {}: {e}", g.fen()));
+            plies += 1;
+        }
+        let result = g.result().unwrap();
+        summary.add(&selfplay::Record {
+            start_fen: g.start_fen.clone(),
+            seed: None,
+            turns: vec![String::new(); plies],
+            result,
+            nodes: 0,
+            ms: 0,
+        });
+    }
+    summary
+}
+
+#[test]
+fn a_short_game_of_every_shipped_preset_plays_only_legal_turns() {
+    for name in herald::presets::NAMES {
+        let plies = if *name == "constructing" { 3 } else { 8 };
+        assert_eq!(selfplay_checked(name, 1, Limits::depth(1), plies).games(), 1, "{name}");
+    }
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore)]
+fn selfplay_of_every_shipped_preset_plays_only_legal_turns() {
+    for name in herald::presets::NAMES {
+        // Scripted presets with many turns per position (constructing) search one ply here.
+        let (depth, plies) = if *name == "constructing" { (1, 4) } else { (2, 16) };
+        let s = selfplay_checked(name, 2, Limits { depth: Some(depth), nodes: Some(1500), time_ms: None }, plies);
+        assert_eq!(s.games(), 2, "{name}");
+    }
+}
+
+#[test]
+fn selfplay_saves_games_that_replay() {
+    let dir = std::env::temp_dir().join(format!("herald-selfplay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let p = Arc::new(herald::check::load("modern-chaturanga").unwrap());
+    let opts = Options { games: 2, seed: 3, limits: Limits::depth(1), max_plies: 40, random_plies: 4 };
+    let mut out = Vec::new();
+    let summary = selfplay::run(&p, "modern-chaturanga", &opts, Some(&dir), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert!(text.lines().last().unwrap().starts_with("2 games: "), "{text}");
+    assert_eq!(summary.games(), 2);
+    let files = herald::games::collect(std::slice::from_ref(&dir)).unwrap();
+    assert_eq!(files.len(), 2);
+    let s = herald::games::Runner::default().run_all(&files);
+    assert!(s.failures.is_empty(), "{:?}", s.failures.iter().map(|f| f.to_string()).collect::<Vec<_>>());
+    assert_eq!(s.passed, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
