@@ -410,3 +410,21 @@ fn black_moves_in_full_notation_are_not_one_letter_commands() {
     assert_eq!(r.game.played.len(), 3);
     assert!(r.execute("q").is_ok() && r.done);
 }
+
+#[test]
+fn the_computer_answers_when_it_plays_a_side() {
+    let mut r = repl();
+    let set = r.execute("auto black 2").expect("auto");
+    assert!(set.starts_with("the computer plays black"), "{set}");
+    let out = r.execute("e4").expect("a turn");
+    assert!(out.starts_with("1. P e2-e4\n1. p "), "the computer answered: {out}");
+    assert_eq!(r.game.played.len(), 2);
+    let hint = r.execute("hint 2").expect("hint");
+    assert!(hint.starts_with("hint: "), "{hint}");
+    assert_eq!(r.game.played.len(), 2, "a hint plays nothing");
+    assert!(r.execute("go 2").is_ok());
+    assert_eq!(r.game.played.len(), 4, "go played White's turn and the computer Black's");
+    assert!(r.execute("auto sideways").is_err());
+    assert!(r.execute("go banana").is_err_and(|e| e.contains("banana")));
+    assert_eq!(r.game.played.len(), 4, "errors change nothing");
+}

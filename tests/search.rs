@@ -213,3 +213,10 @@ fn selfplay_saves_games_that_replay() {
     assert_eq!(s.passed, 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn satisfies_the_ruddigore_curse_by_capturing() {
+    // Move 2: a quiet turn must give a piece to the curse; taking the free pawn on d5 needs none.
+    let (turn, _) = computer_plays("ruddigore", "4x3/8/8/3p4/4P3/8/PPP5/4X3 w - - 0 2", Limits::depth(2));
+    assert_eq!(turn, "P e4-d5");
+}

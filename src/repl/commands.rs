@@ -41,6 +41,15 @@ pub const COMMANDS: &[Command] = &[
     cmd("history", &["hist"], "history", "the turns played so far, numbered", Repl::history),
     cmd("save", &["s"], "save FILE", "write the game as a sample-game YAML (a regression test)", Repl::save),
     cmd("open", &["o"], "open FILE", "replay a sample-game YAML", Repl::open),
+    cmd("go", &[], "go [DEPTH|TIME]", "the computer plays the side to move (a depth like 5, a time like 2s)", Repl::go),
+    cmd("hint", &[], "hint [DEPTH|TIME]", "the turn the computer would play, not played", Repl::hint),
+    cmd(
+        "auto",
+        &[],
+        "auto white|black|both|off [DEPTH|TIME]",
+        "let the computer play a side (both: to the end)",
+        Repl::auto,
+    ),
     cmd("info", &["i"], "info", "the preset's name, inventor, description and pieces", Repl::info),
     cmd("quit", &["q", "exit"], "quit", "leave the REPL", Repl::quit),
 ];
@@ -246,6 +255,25 @@ impl Repl {
             out.push_str(&format!("  {} {}: moves \"{}\", value {}{royal}\n", k.labels.0[0], k.name, k.betza, k.value));
         }
         Ok(out.trim_end().to_string())
+    }
+
+    fn go(&mut self, arg: &str) -> Result<String, String> {
+        let out = crate::search::repl_cmds::go(&mut self.game, arg)?;
+        self.redo.clear();
+        let reply = crate::search::repl_cmds::auto_reply(&mut self.game, &self.auto)?;
+        Ok(if reply.is_empty() { out } else { format!("{out}\n{reply}") })
+    }
+
+    fn hint(&mut self, arg: &str) -> Result<String, String> {
+        crate::search::repl_cmds::hint(&mut self.game, arg)
+    }
+
+    fn auto(&mut self, arg: &str) -> Result<String, String> {
+        let mut sides = self.auto.clone();
+        let out = crate::search::repl_cmds::auto(&mut self.game, arg, &mut sides);
+        self.auto = sides;
+        self.redo.clear();
+        out
     }
 
     fn quit(&mut self, _: &str) -> Result<String, String> {

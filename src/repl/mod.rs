@@ -23,11 +23,21 @@ pub struct Repl {
     /// Turns taken back by `undo`, latest last, for `redo`; a new turn clears them.
     pub redo: Vec<String>,
     pub tracing: bool,
+    /// The sides the computer plays (`auto`), answering each human turn.
+    pub auto: crate::search::repl_cmds::Auto,
 }
 
 impl Repl {
     pub fn new(game: Game) -> Repl {
-        Repl { game, verbose: false, style: Style::default(), done: false, redo: Vec::new(), tracing: false }
+        Repl {
+            game,
+            verbose: false,
+            style: Style::default(),
+            done: false,
+            redo: Vec::new(),
+            tracing: false,
+            auto: Default::default(),
+        }
     }
 
     /// Run one line: a command, or else a turn to play. Errors leave the game as it was.
@@ -47,7 +57,9 @@ impl Repl {
         match self.play(line) {
             Ok(text) => {
                 self.redo.clear();
-                Ok(text)
+                // The computer answers when it plays the side now to move (`auto`).
+                let reply = crate::search::repl_cmds::auto_reply(&mut self.game, &self.auto)?;
+                Ok(if reply.is_empty() { text } else { format!("{text}\n{reply}") })
             }
             Err(e) => Err(commands::unknown(word, e)),
         }
