@@ -73,15 +73,10 @@ fn read_spec(spec: &str, base: Option<&Path>) -> Result<(String, String, Option<
         Some(dir) if Path::new(spec).is_relative() => dir.join(spec),
         _ => PathBuf::from(spec),
     };
-    let meta = std::fs::metadata(&path).map_err(|e| no_preset(spec, &e))?;
-    if meta.len() > crate::presets::MAX_PRESET_BYTES {
-        return Err(format!(
-            "preset `{spec}` is {} bytes; the limit is {}",
-            meta.len(),
-            crate::presets::MAX_PRESET_BYTES
-        ));
-    }
-    let text = std::fs::read_to_string(&path).map_err(|e| no_preset(spec, &e))?;
+    let text = crate::presets::read_bounded(&path).map_err(|e| match e {
+        Some(e) => no_preset(spec, &e),
+        None => format!("preset `{spec}` is larger than the limit of {} bytes", crate::presets::MAX_PRESET_BYTES),
+    })?;
     Ok((path.display().to_string(), text, path.parent().map(Path::to_path_buf)))
 }
 

@@ -144,6 +144,12 @@ fn show(p: &Position) -> Result<(), Fail> {
 }
 
 fn perft(p: &Position, depth: usize, divide: bool, bulk: bool) -> Result<(), Fail> {
+    if depth > herald::engine::perft::MAX_DEPTH {
+        return Err(Fail(format!(
+            "perft depth {depth} is too deep; the limit is {}",
+            herald::engine::perft::MAX_DEPTH
+        )));
+    }
     let mut game = reach(p)?;
     println!("{}", repl::perft_report_with(&mut game, depth, divide, bulk).map_err(Fail)?);
     Ok(())

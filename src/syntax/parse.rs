@@ -109,9 +109,9 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::postfix
         | Rule::primary
         | Rule::list_lit
-        | Rule::set_lit
-        | Rule::map_lit
-        | Rule::map_entry
+        | Rule::brace_lit
+        | Rule::brace_item
+        | Rule::empty_map
         | Rule::true_lit
         | Rule::false_lit
         | Rule::none_lit => "an expression",
