@@ -253,6 +253,7 @@ impl Lower {
     fn left_assoc(&self, span: Span, mut it: Pairs<Rule>) -> R<(Expr, usize)> {
         let (mut left, mut depth) = self.expr_d(it.next().ok_or_else(|| missing(span, "expression"))?)?;
         while let Some(op) = it.next() {
+            let op_span = self.span(&op);
             let op = match op.as_str().split_whitespace().collect::<Vec<_>>().join(" ").as_str() {
                 "+" => BinOp::Add,
                 "-" => BinOp::Sub,
@@ -273,7 +274,7 @@ impl Lower {
             let (right, d) = self.expr_d(it.next().ok_or_else(|| missing(span, "expression"))?)?;
             depth = depth.max(d) + 1;
             if depth > MAX_EXPR_DEPTH {
-                return Err(too_deep_expr(span));
+                return Err(too_deep_expr(op_span));
             }
             let s = Span { end: right.span.end, ..left.span };
             left = Spanned::new(ExprKind::Binary(op, Box::new(left), Box::new(right)), s);
