@@ -121,6 +121,17 @@ fn gather(
             ));
             continue;
         }
+        // A preset from a stranger may name only shipped presets or other `.preset` files, so its
+        // diagnostics never quote lines of arbitrary files.
+        if crate::presets::shipped(&base.node).is_none() && !base.node.ends_with(".preset") {
+            let msg = if base.node.contains(['/', '\\', '.']) {
+                format!("`extends` names a shipped preset or a `.preset` file, not `{}`", base.node)
+            } else {
+                no_preset(&base.node, &std::io::ErrorKind::NotFound.into())
+            };
+            diags.push(Diagnostic::new(base.span, msg));
+            continue;
+        }
         match read_spec(&base.node, dir.as_deref()) {
             Ok((bd, ..)) if chain.contains(&bd) => {
                 diags.push(Diagnostic::new(
