@@ -120,6 +120,14 @@ fn nested_braces_parse_in_linear_time() {
 }
 
 #[test]
+fn nested_braces_in_a_fen_state_parse_in_linear_time() {
+    // Found by the `fen` fuzz target: 20 open braces took seconds, each one doubling the time.
+    let preset = herald::check::load("maidens").expect("maidens loads");
+    let fen = format!("4k3/8/8/8/8/8/8/4K3 w - - 0 1 {{huffable={}---f{{{{,c4}}}}", "{".repeat(60));
+    within(Duration::from_secs(2), || herald::engine::fen::parse(&preset, &fen)).expect_err("unbalanced braces");
+}
+
+#[test]
 fn a_board_too_large_states_the_limit() {
     assert_eq!(load_error("board 27 x 8\n"), "hostile.preset:1:7: error: a board has 1 to 26 files, not 27");
     assert_eq!(load_error("board 8 x 65\n"), "hostile.preset:1:11: error: a board has 1 to 64 ranks, not 65");
