@@ -128,6 +128,17 @@ fn nested_braces_in_a_fen_state_parse_in_linear_time() {
 }
 
 #[test]
+fn a_syntax_error_at_a_multibyte_space_is_reported() {
+    // Found by the `fen` fuzz target: the error message cut U+0085 (next line) in half and panicked.
+    let e = load_error("board 8 x 8\n\u{85}\n");
+    assert!(e.starts_with("hostile.preset:2:1: error: expected") && e.ends_with("found `\u{85}`"), "{e}");
+    let preset = herald::check::load("maidens").expect("maidens loads");
+    let fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1 {huffable=\u{85}}";
+    let e = herald::engine::fen::parse(&preset, fen).expect_err("no value");
+    assert!(e.to_string().contains("expected"), "{e}");
+}
+
+#[test]
 fn a_board_too_large_states_the_limit() {
     assert_eq!(load_error("board 27 x 8\n"), "hostile.preset:1:7: error: a board has 1 to 26 files, not 27");
     assert_eq!(load_error("board 8 x 65\n"), "hostile.preset:1:11: error: a board has 1 to 64 ranks, not 65");
