@@ -7,7 +7,8 @@ BIN=target/x86_64-unknown-linux-gnu/release
 mkdir -p logs artifacts
 for t in ${@:-preset fen notation games mutate}; do
     mkdir -p "corpus/$t" "artifacts/$t"
-    nice "$BIN/$t" "corpus/$t" seeds/$t -max_total_time="$SECS" -rss_limit_mb=2048 -timeout=10 \
+    # seeds/ (not committed) may hold extra starting inputs.
+    nice "$BIN/$t" "corpus/$t" $( [ -d "seeds/$t" ] && echo "seeds/$t" ) -max_total_time="$SECS" -rss_limit_mb=2048 -timeout=10 \
         -max_len=65536 -artifact_prefix="artifacts/$t/" -print_final_stats=1 >"logs/$t.log" 2>&1
     echo "$t: exit $?, $(grep -E 'stat::number_of_executed_units' "logs/$t.log")"
 done
