@@ -73,15 +73,10 @@ fn read_spec(spec: &str, base: Option<&Path>) -> Result<(String, String, Option<
         Some(dir) if Path::new(spec).is_relative() => dir.join(spec),
         _ => PathBuf::from(spec),
     };
-    let meta = std::fs::metadata(&path).map_err(|e| no_preset(spec, &e))?;
-    if meta.len() > crate::presets::MAX_PRESET_BYTES {
-        return Err(format!(
-            "preset `{spec}` is {} bytes; the limit is {}",
-            meta.len(),
-            crate::presets::MAX_PRESET_BYTES
-        ));
-    }
-    let text = std::fs::read_to_string(&path).map_err(|e| no_preset(spec, &e))?;
+    let text = crate::presets::read_bounded(&path).map_err(|e| match e {
+        Some(e) => no_preset(spec, &e),
+        None => format!("preset `{spec}` is larger than the limit of {} bytes", crate::presets::MAX_PRESET_BYTES),
+    })?;
     Ok((path.display().to_string(), text, path.parent().map(Path::to_path_buf)))
 }
 
@@ -124,6 +119,17 @@ fn gather(
                 base.span,
                 format!("presets extend each other more than {MAX_EXTENDS_DEPTH} deep"),
             ));
+            continue;
+        }
+        // A preset from a stranger may name only shipped presets or other `.preset` files, so its
+        // diagnostics never quote lines of arbitrary files.
+        if crate::presets::shipped(&base.node).is_none() && !base.node.ends_with(".preset") {
+            let msg = if base.node.contains(['/', '\\', '.']) {
+                format!("`extends` names a shipped preset or a `.preset` file, not `{}`", base.node)
+            } else {
+                no_preset(&base.node, &std::io::ErrorKind::NotFound.into())
+            };
+            diags.push(Diagnostic::new(base.span, msg));
             continue;
         }
         match read_spec(&base.node, dir.as_deref()) {

@@ -112,9 +112,18 @@ impl Runner {
     }
 
     pub fn run_file(&mut self, file: &Path) -> Result<(), Failure> {
+        let text = crate::presets::read_bounded(file).map_err(|e| Failure {
+            file: file.to_path_buf(),
+            at: "reading".into(),
+            why: e.map_or(format!("larger than {} bytes", crate::presets::MAX_PRESET_BYTES), |e| e.to_string()),
+        })?;
+        self.run_text(file, &text)
+    }
+
+    /// Run a sample game's YAML text as if read from `file` (its preset path is relative to it).
+    pub fn run_text(&mut self, file: &Path, text: &str) -> Result<(), Failure> {
         let fail = |at: &str, why: String| Failure { file: file.to_path_buf(), at: at.to_string(), why };
-        let text = std::fs::read_to_string(file).map_err(|e| fail("reading", e.to_string()))?;
-        let g: GameFile = serde_yaml::from_str(&text).map_err(|e| fail("yaml", e.to_string()))?;
+        let g: GameFile = serde_yaml::from_str(text).map_err(|e| fail("yaml", e.to_string()))?;
         let preset = self.preset(&g.preset, file).map_err(|e| fail("preset", e))?;
         let mut game = Game::new(preset, g.fen.as_deref(), g.seed).map_err(|e| fail("fen", format!("bad FEN: {e}")))?;
         for (i, step) in g.steps.iter().enumerate() {

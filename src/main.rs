@@ -188,6 +188,12 @@ fn show(p: &Position) -> Result<(), Fail> {
 }
 
 fn perft(p: &Position, depth: usize, divide: bool, bulk: bool, threads: u16) -> Result<(), Fail> {
+    if depth > herald::engine::perft::MAX_DEPTH {
+        return Err(Fail(format!(
+            "perft depth {depth} is too deep; the limit is {}",
+            herald::engine::perft::MAX_DEPTH
+        )));
+    }
     let mut game = reach(p)?;
     let report = repl::perft_report_threads(&mut game, depth, divide, bulk, threads as usize).map_err(Fail)?;
     println!("{report}");

@@ -114,7 +114,11 @@ impl Preset {
         self.kinds.iter().position(|k| k.name.eq_ignore_ascii_case(name))
     }
 
+    /// The label of the piece in cell `c`; `?` for a cell without one (a typed part naming an empty square).
     pub fn label_of(&self, c: u8) -> &str {
+        if !cell::is_piece(c) {
+            return "?";
+        }
         &self.kinds[cell::kind(c)].labels[cell::side(c)]
     }
 

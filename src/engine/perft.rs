@@ -6,6 +6,18 @@ use super::turngen::{for_each_turn, legal_turns};
 use crate::preset::Preset;
 use crate::script::ScriptError;
 
+/// Deepest perft accepted: far beyond what finishes, and it bounds the recursion (a game need not end).
+pub const MAX_DEPTH: usize = 32;
+
+/// An absurd depth is refused before anything is allocated or searched (reported at the preset's start).
+fn check_depth(depth: usize) -> Result<(), ScriptError> {
+    if depth <= MAX_DEPTH {
+        return Ok(());
+    }
+    let span = crate::syntax::Span::new(crate::syntax::SourceId(0), 0, 0);
+    Err(ScriptError::new(span, format!("perft depth {depth} is too deep; the limit is {MAX_DEPTH}")))
+}
+
 /// Move buffers, one per ply, allocated once for a whole perft run.
 pub struct Buffers(Vec<Vec<Move>>);
 
@@ -71,6 +83,7 @@ pub fn scripted(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) -
 
 /// Perft that reports a failing rule script instead of counting around it.
 pub fn try_perft(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) -> Result<u64, ScriptError> {
+    check_depth(depth)?;
     if preset.script.active {
         return scripted(pos, preset, depth, bulk);
     }
@@ -114,6 +127,7 @@ pub fn parallel(
 
 /// Per root turn counts, for `--divide`: each turn's canonical text and its count.
 pub fn divide(pos: &mut Position, preset: &Preset, depth: usize) -> Result<Vec<(String, u64)>, ScriptError> {
+    check_depth(depth)?;
     if depth == 0 || pos.terminal(preset)?.is_some() {
         return Ok(Vec::new());
     }

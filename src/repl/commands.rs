@@ -208,6 +208,10 @@ impl Repl {
     fn perft(&mut self, arg: &str) -> Result<String, String> {
         let mut words = arg.split_whitespace();
         let depth: usize = words.next().and_then(|d| d.parse().ok()).ok_or("perft takes a depth, e.g. `perft 4`")?;
+        let most = crate::engine::perft::MAX_DEPTH;
+        if depth > most {
+            return Err(format!("perft depth {depth} is too deep; the limit is {most}"));
+        }
         let mut divide = false;
         for w in words {
             match w {

@@ -148,7 +148,8 @@ impl<'a> Interp<'a> {
     }
 
     pub(super) fn charge(&mut self, span: Span, v: &Value) -> R<()> {
-        self.mem += v.weight();
+        let room = (MAX_MEMORY + 1).saturating_sub(self.mem);
+        self.mem += v.weight_within(room);
         if self.mem > MAX_MEMORY {
             return Err(fail(span, format!("the script built more than {MAX_MEMORY} values in `{}`", self.where_)));
         }
@@ -188,7 +189,14 @@ impl<'a> Interp<'a> {
                 let items: Vec<Value> = match self.eval(e)? {
                     Value::List(v) | Value::Set(v) => v.to_vec(),
                     Value::Map(m) => m.iter().map(|(k, _)| k.clone()).collect(),
-                    Value::Int(n) => (0..n.max(0)).map(Value::Int).collect(),
+                    Value::Int(n) => {
+                        // The loop's items are made up front, so they count like `range(0, n)`.
+                        if n > MAX_MEMORY.saturating_sub(self.mem) as i64 {
+                            return Err(fail(e.span, format!("a loop over {n} is larger than the memory budget")));
+                        }
+                        self.mem += n.max(0) as usize;
+                        (0..n.max(0)).map(Value::Int).collect()
+                    }
                     other => return Err(fail(e.span, format!("cannot loop over {}", other.type_name()))),
                 };
                 self.loops.push(op.span);

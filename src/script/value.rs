@@ -92,12 +92,36 @@ impl Value {
 
     /// How many elements it holds (1 for a scalar): what the memory budget counts.
     pub fn weight(&self) -> usize {
-        match self {
-            Value::List(v) | Value::Set(v) => v.len() + 1,
-            Value::Map(m) => 2 * m.len() + 1,
-            Value::Str(s) => s.len() / 8 + 1,
-            _ => 1,
+        self.weight_within(usize::MAX)
+    }
+
+    /// The weight, counting what nested collections hold too (`l = [l, l]` doubles it although
+    /// it shares its parts), walked without recursion and only until it reaches `cap`.
+    pub fn weight_within(&self, cap: usize) -> usize {
+        let mut total = 0usize;
+        let mut todo = vec![self];
+        while let Some(v) = todo.pop() {
+            total = total.saturating_add(match v {
+                Value::List(items) | Value::Set(items) => {
+                    todo.extend(items.iter().filter(|x| x.is_compound()));
+                    items.len() + 1
+                }
+                Value::Map(m) => {
+                    todo.extend(m.iter().flat_map(|(k, x)| [k, x]).filter(|x| x.is_compound()));
+                    2 * m.len() + 1
+                }
+                Value::Str(s) => s.len() / 8 + 1,
+                _ => 1,
+            });
+            if total >= cap {
+                break;
+            }
         }
+        total
+    }
+
+    fn is_compound(&self) -> bool {
+        matches!(self, Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Str(_))
     }
 
     /// A 64-bit digest, the same on every run (no random hasher state).

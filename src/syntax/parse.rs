@@ -31,7 +31,9 @@ pub(super) fn syntax_error(src: SourceId, text: &str, e: pest::error::Error<Rule
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     };
-    let end = text[pos..].find(|c: char| c.is_whitespace()).map_or(text.len(), |n| pos + n.max(1));
+    // The word found there; at a whitespace character, that character (it may be several bytes: U+0085).
+    let first = text[pos..].chars().next().map_or(0, char::len_utf8);
+    let end = text[pos..].find(|c: char| c.is_whitespace()).map_or(text.len(), |n| pos + n.max(first));
     let found = text[pos..end].chars().take(20).collect::<String>();
     let expected = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => describe(positives),
@@ -112,9 +114,9 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::postfix
         | Rule::primary
         | Rule::list_lit
-        | Rule::set_lit
-        | Rule::map_lit
-        | Rule::map_entry
+        | Rule::brace_lit
+        | Rule::brace_item
+        | Rule::empty_map
         | Rule::true_lit
         | Rule::false_lit
         | Rule::none_lit => "an expression",

@@ -13,6 +13,10 @@ type R<T> = Result<T, Diagnostic>;
 /// recursive-descent parser could exhaust the stack.
 pub const MAX_NESTING: usize = 100;
 
+/// Deepest expression tree accepted: long operator chains (`1 + 1 + ...`, `not not ...`) nest without
+/// brackets, and the checker and interpreter walk the tree recursively.
+pub const MAX_EXPR_DEPTH: usize = 200;
+
 /// The first place where brackets nest deeper than [`MAX_NESTING`], as a byte offset.
 pub fn too_deep(text: &str) -> Option<usize> {
     let mut depth = 0usize;
@@ -170,25 +174,38 @@ impl Lower {
         Ok(Spanned::new(kind, span))
     }
 
-    /// `if a { } else if b { } else { }` flattened into branches and an optional last block.
-    fn if_chain(&self, span: Span, mut it: Pairs<Rule>) -> R<IfChain> {
-        let cond = self.expr(it.next().ok_or_else(|| missing(span, "if"))?)?;
-        let body = self.block(it.next().ok_or_else(|| missing(span, "if"))?)?;
-        let mut branches = vec![(cond, body)];
-        let otherwise = match it.next() {
-            None => None,
-            Some(p) if p.as_rule() == Rule::if_stmt => {
-                let inner_span = self.span(&p);
-                let (more, last) = self.if_chain(inner_span, p.into_inner())?;
-                branches.extend(more);
-                last
+    /// `if a { } else if b { } else { }` as branches and an optional last block (the grammar lists them flat).
+    fn if_chain(&self, span: Span, it: Pairs<Rule>) -> R<IfChain> {
+        let mut branches = Vec::new();
+        let mut cond = None;
+        for p in it {
+            match (p.as_rule(), cond.take()) {
+                (Rule::block, Some(c)) => branches.push((c, self.block(p)?)),
+                (Rule::block, None) => return Ok((branches, Some(self.block(p)?))),
+                (_, _) => cond = Some(self.expr(p)?),
             }
-            Some(p) => Some(self.block(p)?),
-        };
-        Ok((branches, otherwise))
+        }
+        if branches.is_empty() {
+            return Err(missing(span, "if"));
+        }
+        Ok((branches, None))
     }
 
     pub(super) fn expr(&self, p: P) -> R<Expr> {
+        self.expr_d(p).map(|(e, _)| e)
+    }
+
+    /// An expression and the depth of its tree, refused as soon as it passes [`MAX_EXPR_DEPTH`].
+    fn expr_d(&self, p: P) -> R<(Expr, usize)> {
+        let span = self.span(&p);
+        let (e, d) = self.expr_kind(p)?;
+        if d > MAX_EXPR_DEPTH {
+            return Err(too_deep_expr(span));
+        }
+        Ok((e, d))
+    }
+
+    fn expr_kind(&self, p: P) -> R<(Expr, usize)> {
         let span = self.span(&p);
         match p.as_rule() {
             Rule::expr | Rule::and_expr | Rule::sum | Rule::product => self.left_assoc(span, p.into_inner()),
@@ -199,14 +216,17 @@ impl Lower {
                     if q.as_rule() == Rule::not_op {
                         nots += 1;
                     } else {
-                        inner = Some(self.expr(q)?);
+                        inner = Some(self.expr_d(q)?);
                     }
                 }
-                let mut e = inner.ok_or_else(|| missing(span, "expression"))?;
+                let (mut e, d) = inner.ok_or_else(|| missing(span, "expression"))?;
+                if d + nots > MAX_EXPR_DEPTH {
+                    return Err(too_deep_expr(span));
+                }
                 for _ in 0..nots {
                     e = Spanned::new(ExprKind::Not(Box::new(e)), span);
                 }
-                Ok(e)
+                Ok((e, d + nots))
             }
             Rule::cmp_expr => self.left_assoc(span, p.into_inner()),
             Rule::unary => {
@@ -216,23 +236,27 @@ impl Lower {
                     if q.as_rule() == Rule::neg_op {
                         negs += 1;
                     } else {
-                        inner = Some(self.expr(q)?);
+                        inner = Some(self.expr_d(q)?);
                     }
                 }
-                let mut e = inner.ok_or_else(|| missing(span, "expression"))?;
+                let (mut e, d) = inner.ok_or_else(|| missing(span, "expression"))?;
+                if d + negs > MAX_EXPR_DEPTH {
+                    return Err(too_deep_expr(span));
+                }
                 for _ in 0..negs {
                     e = Spanned::new(ExprKind::Neg(Box::new(e)), span);
                 }
-                Ok(e)
+                Ok((e, d + negs))
             }
             Rule::postfix => self.postfix(p),
             _ => self.primary(p),
         }
     }
 
-    fn left_assoc(&self, span: Span, mut it: Pairs<Rule>) -> R<Expr> {
-        let mut left = self.expr(it.next().ok_or_else(|| missing(span, "expression"))?)?;
+    fn left_assoc(&self, span: Span, mut it: Pairs<Rule>) -> R<(Expr, usize)> {
+        let (mut left, mut depth) = self.expr_d(it.next().ok_or_else(|| missing(span, "expression"))?)?;
         while let Some(op) = it.next() {
+            let op_span = self.span(&op);
             let op = match op.as_str().split_whitespace().collect::<Vec<_>>().join(" ").as_str() {
                 "+" => BinOp::Add,
                 "-" => BinOp::Sub,
@@ -250,18 +274,26 @@ impl Lower {
                 "and" => BinOp::And,
                 _ => BinOp::Or,
             };
-            let right = self.expr(it.next().ok_or_else(|| missing(span, "expression"))?)?;
+            let (right, d) = self.expr_d(it.next().ok_or_else(|| missing(span, "expression"))?)?;
+            depth = depth.max(d) + 1;
+            if depth > MAX_EXPR_DEPTH {
+                return Err(too_deep_expr(op_span));
+            }
             let s = Span { end: right.span.end, ..left.span };
             left = Spanned::new(ExprKind::Binary(op, Box::new(left), Box::new(right)), s);
         }
-        Ok(left)
+        Ok((left, depth))
     }
 
-    fn postfix(&self, p: P) -> R<Expr> {
+    fn postfix(&self, p: P) -> R<(Expr, usize)> {
         let span = self.span(&p);
         let mut it = p.into_inner();
-        let mut e = self.expr(it.next().ok_or_else(|| missing(span, "expression"))?)?;
+        let (mut e, mut depth) = self.expr_d(it.next().ok_or_else(|| missing(span, "expression"))?)?;
         for suffix in it {
+            depth += 1;
+            if depth > MAX_EXPR_DEPTH {
+                return Err(too_deep_expr(span));
+            }
             let s = Span { end: self.span(&suffix).end, ..e.span };
             e = match suffix.as_rule() {
                 Rule::call_args => {
@@ -269,23 +301,29 @@ impl Lower {
                         return Err(Diagnostic::new(e.span, "only a function name can be called"));
                     };
                     let name = Spanned::new(name.clone(), e.span);
-                    let args = suffix.into_inner().map(|a| self.expr(a)).collect::<R<_>>()?;
-                    Spanned::new(ExprKind::Call(name, args), s)
+                    let args: Vec<(Expr, usize)> = suffix.into_inner().map(|a| self.expr_d(a)).collect::<R<_>>()?;
+                    depth = depth.max(1 + args.iter().map(|a| a.1).max().unwrap_or(0));
+                    Spanned::new(ExprKind::Call(name, args.into_iter().map(|a| a.0).collect()), s)
                 }
                 Rule::field => {
                     let f = self.name(suffix.into_inner().next().ok_or_else(|| missing(s, "field"))?);
                     Spanned::new(ExprKind::Field(Box::new(e), f), s)
                 }
                 _ => {
-                    let i = self.expr(suffix.into_inner().next().ok_or_else(|| missing(s, "index"))?)?;
+                    let (i, d) = self.expr_d(suffix.into_inner().next().ok_or_else(|| missing(s, "index"))?)?;
+                    depth = depth.max(d + 1);
                     Spanned::new(ExprKind::Index(Box::new(e), Box::new(i)), s)
                 }
             };
         }
-        Ok(e)
+        if depth > MAX_EXPR_DEPTH {
+            return Err(too_deep_expr(span));
+        }
+        Ok((e, depth))
     }
 
-    fn primary(&self, p: P) -> R<Expr> {
+    /// Literals and names are leaves; a list, set or map is one level above its deepest item.
+    fn primary(&self, p: P) -> R<(Expr, usize)> {
         let span = self.span(&p);
         let kind = match p.as_rule() {
             Rule::int => ExprKind::Int(
@@ -299,22 +337,52 @@ impl Lower {
             Rule::none_lit => ExprKind::None,
             Rule::square => ExprKind::Square(p.as_str().to_string()),
             Rule::sident => ExprKind::Ident(p.as_str().to_string()),
-            Rule::list_lit => ExprKind::List(p.into_inner().map(|e| self.expr(e)).collect::<R<_>>()?),
-            Rule::set_lit => ExprKind::Set(p.into_inner().map(|e| self.expr(e)).collect::<R<_>>()?),
-            Rule::map_lit => ExprKind::Map(
-                p.into_inner()
-                    .map(|entry| {
-                        let es = self.span(&entry);
-                        let mut kv = entry.into_inner();
-                        let k = self.expr(kv.next().ok_or_else(|| missing(es, "map entry"))?)?;
-                        let v = self.expr(kv.next().ok_or_else(|| missing(es, "map entry"))?)?;
-                        Ok((k, v))
-                    })
-                    .collect::<R<_>>()?,
-            ),
-            Rule::expr => return self.expr(p),
+            Rule::list_lit => {
+                let items: Vec<(Expr, usize)> = p.into_inner().map(|e| self.expr_d(e)).collect::<R<_>>()?;
+                let depth = 1 + items.iter().map(|i| i.1).max().unwrap_or(0);
+                let kind = ExprKind::List(items.into_iter().map(|i| i.0).collect());
+                return Ok((Spanned::new(kind, span), depth));
+            }
+            Rule::brace_lit => return self.brace(span, p.into_inner()),
+            Rule::expr => return self.expr_d(p),
             other => return Err(Diagnostic::new(span, format!("unexpected {other:?} in an expression"))),
         };
-        Ok(Spanned::new(kind, span))
+        Ok((Spanned::new(kind, span), 1))
     }
+
+    /// `{a, b}` is a set, `{k: v}` a map, `{:}` the empty map, `{}` the empty set.
+    fn brace(&self, span: Span, items: Pairs<Rule>) -> R<(Expr, usize)> {
+        let (mut set, mut map, mut depth, mut is_map) = (Vec::new(), Vec::new(), 1, false);
+        for item in items {
+            if item.as_rule() == Rule::empty_map {
+                is_map = true;
+                continue;
+            }
+            let mut kv = item.into_inner();
+            let (k, dk) = self.expr_d(kv.next().ok_or_else(|| missing(span, "item"))?)?;
+            match kv.next() {
+                Some(v) => {
+                    let (v, dv) = self.expr_d(v)?;
+                    depth = depth.max(1 + dk.max(dv));
+                    map.push((k, v));
+                }
+                None => {
+                    depth = depth.max(1 + dk);
+                    set.push(k);
+                }
+            }
+        }
+        let kind = match (set.is_empty(), map.is_empty() && !is_map) {
+            (_, true) => ExprKind::Set(set),
+            (true, false) => ExprKind::Map(map),
+            (false, false) => {
+                return Err(Diagnostic::new(span, "this `{...}` mixes map entries (`key: value`) with set items"));
+            }
+        };
+        Ok((Spanned::new(kind, span), depth))
+    }
+}
+
+fn too_deep_expr(span: Span) -> Diagnostic {
+    Diagnostic::new(span, format!("this expression nests deeper than {MAX_EXPR_DEPTH} levels; split it up"))
 }

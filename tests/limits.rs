@@ -1,0 +1,339 @@
+//! Limits that turn abuse into clear errors: script budgets, nesting, sizes, bad files, absurd commands.
+
+use herald::game::Game;
+use herald::repl::Repl;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Kings and a rook on a small board: a quick base for hostile scripts.
+const BASE: &str = "board 4 x 4\npiece King K royal moves \"K\"\npiece Rook R moves \"R\"\nsetup \"k3/4/4/R2K w\"\n";
+
+fn load(text: &str) -> Result<Arc<herald::preset::Preset>, String> {
+    herald::check::load_text("hostile.preset", text).map(Arc::new).map_err(|e| e.render())
+}
+
+/// The error a script gives when the first turns are listed.
+fn script_error(script: &str) -> String {
+    let preset = load(&format!("{BASE}{script}")).unwrap_or_else(|e| panic!("loads: {e}"));
+    let mut game = Game::new(preset, None, None).expect("setup parses");
+    game.legal_texts().expect_err("the script must fail").to_string()
+}
+
+/// The first diagnostic line of a preset that must not load.
+fn load_error(text: &str) -> String {
+    load(text).expect_err("must not load").lines().next().unwrap_or_default().to_string()
+}
+
+/// Fails if `f` takes longer than `limit` (a guard against quadratic or exponential blow-up).
+fn within<T>(limit: Duration, f: impl FnOnce() -> T) -> T {
+    let start = Instant::now();
+    let out = f();
+    assert!(start.elapsed() < limit, "took {:?}, more than {limit:?}", start.elapsed());
+    out
+}
+
+#[test]
+fn a_loop_that_never_ends_hits_the_step_budget() {
+    let e = script_error("on turn_start {\n  while true { }\n}\n");
+    assert!(e.starts_with("hostile.preset:6:3: error: the script ran for more than 2000000 steps"), "{e}");
+}
+
+#[test]
+fn unbounded_recursion_hits_the_depth_limit_not_the_stack() {
+    let e = script_error("fn f(n) { return f(n + 1) + 1 }\non turn_start { f(0) }\n");
+    assert!(e.contains("error: calls nest deeper than 64 levels (runaway recursion?)"), "{e}");
+}
+
+#[test]
+fn a_huge_list_a_doubling_string_and_a_growing_string_hit_the_memory_budget() {
+    for script in [
+        "on turn_start {\n  let l = [1]\n  while true { l = l + l }\n}\n",
+        "on turn_start {\n  let s = \"abcdefgh\"\n  while true { s = s + s }\n}\n",
+        "on turn_start {\n  let s = \"\"\n  for i in 1000000 { s = s + \"x\" }\n}\n",
+        "on turn_start {\n  let l = []\n  for i in 1000000 { l = l + [i] }\n}\n",
+    ] {
+        let e = script_error(script);
+        assert!(e.contains("error: the script built more than 4000000 values in `on turn_start`"), "{script}: {e}");
+    }
+}
+
+#[test]
+fn shared_nesting_is_counted_in_full() {
+    // Each [l, l] shares its halves, yet printing or comparing it walks every copy.
+    let e = within(Duration::from_secs(5), || {
+        script_error("on turn_start {\n  let l = [1]\n  for i in 64 { l = [l, l] }\n  say str(l)\n}\n")
+    });
+    assert!(e.starts_with("hostile.preset:7:") && e.contains("built more than 4000000 values"), "{e}");
+}
+
+#[test]
+fn a_loop_over_a_huge_number_is_a_memory_error() {
+    let e = script_error("on turn_start { for i in 1000000000000 { } }\n");
+    assert!(e.contains("error: a loop over 1000000000000 is larger than the memory budget"), "{e}");
+}
+
+#[test]
+fn brackets_braces_and_parentheses_nest_at_most_100_deep() {
+    for (open, close) in [("(", ")"), ("[", "]"), ("{", "}")] {
+        let text = format!("{BASE}state x = {}1{}\n", open.repeat(101), close.repeat(101));
+        let e = load_error(&text);
+        assert_eq!(e, "hostile.preset:5:111: error: brackets nest deeper than 100 levels here", "{open}");
+    }
+    let blocks = format!("{BASE}on turn_start {}{}\n", "{ if true ".repeat(101), "}".repeat(101));
+    assert!(load_error(&blocks).contains("brackets nest deeper than 100 levels"));
+}
+
+#[test]
+fn long_operator_chains_are_refused_before_they_overflow_the_stack() {
+    for (what, expr) in [
+        ("sum", format!("{}1", "1 + ".repeat(100_000))),
+        ("not", format!("{}true", "not ".repeat(100_000))),
+        ("negation", format!("{}1", "- ".repeat(100_000))),
+        ("index", format!("[1]{}", "[0]".repeat(100_000))),
+    ] {
+        let e = load_error(&format!("{BASE}state x = {expr}\n"));
+        // A chain is reported at the operator that goes too deep (the 200th `+`), the rest where they begin.
+        let col = if what == "sum" { 11 + 4 * 199 + 2 } else { 11 };
+        let want = format!("hostile.preset:5:{col}: error: this expression nests deeper than 200 levels; split it up");
+        assert_eq!(e, want, "{what}");
+    }
+    assert!(load(&format!("{BASE}state x = {}1\n", "1 + ".repeat(150))).is_ok(), "150 terms are fine");
+}
+
+#[test]
+fn a_long_else_if_chain_parses_and_runs() {
+    let chain = "else if false { } ".repeat(5000);
+    let text = format!("{BASE}on announce {{ if false {{ }} {chain}else {{ say \"last\" }} }}\n");
+    let mut game = Game::new(load(&text).expect("loads"), None, None).expect("setup parses");
+    game.play("R a1-b1").expect("the hook runs through the chain");
+    assert_eq!(game.said(), ["last"]);
+}
+
+#[test]
+fn nested_braces_parse_in_linear_time() {
+    let text = format!("{BASE}state x = {}1{}\n", "{".repeat(40), "}".repeat(40));
+    let loaded = within(Duration::from_secs(2), || load(&text));
+    assert!(loaded.is_ok(), "40 nested sets load");
+    let broken = format!("{BASE}state x = {}\n", "{".repeat(90));
+    within(Duration::from_secs(2), || load(&broken)).expect_err("unclosed braces");
+}
+
+#[test]
+fn nested_braces_in_a_fen_state_parse_in_linear_time() {
+    // Found by the `fen` fuzz target: 20 open braces took seconds, each one doubling the time.
+    let preset = herald::check::load("maidens").expect("maidens loads");
+    let fen = format!("4k3/8/8/8/8/8/8/4K3 w - - 0 1 {{huffable={}---f{{{{,c4}}}}", "{".repeat(60));
+    within(Duration::from_secs(2), || herald::engine::fen::parse(&preset, &fen)).expect_err("unbalanced braces");
+}
+
+#[test]
+fn a_syntax_error_at_a_multibyte_space_is_reported() {
+    // Found by the `fen` fuzz target: the error message cut U+0085 (next line) in half and panicked.
+    let e = load_error("board 8 x 8\n\u{85}\n");
+    assert!(e.starts_with("hostile.preset:2:1: error: expected") && e.ends_with("found `\u{85}`"), "{e}");
+    let preset = herald::check::load("maidens").expect("maidens loads");
+    let fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1 {huffable=\u{85}}";
+    let e = herald::engine::fen::parse(&preset, fen).expect_err("no value");
+    assert!(e.to_string().contains("expected"), "{e}");
+}
+
+#[test]
+fn a_board_too_large_states_the_limit() {
+    assert_eq!(load_error("board 27 x 8\n"), "hostile.preset:1:7: error: a board has 1 to 26 files, not 27");
+    assert_eq!(load_error("board 8 x 65\n"), "hostile.preset:1:11: error: a board has 1 to 64 ranks, not 65");
+    let e = load_error("board 99999999999999999999 x 8\n");
+    assert!(e.starts_with("hostile.preset:1:7: error:"), "{e}");
+}
+
+#[test]
+fn a_fen_of_megabytes_is_refused_at_once() {
+    let preset = herald::check::load("chess").expect("chess loads");
+    let huge = "8/".repeat(1_000_000);
+    let e = within(Duration::from_millis(500), || herald::engine::fen::parse(&preset, &huge)).expect_err("too long");
+    assert_eq!(e.to_string(), "the FEN is 2000000 bytes long; the limit is 65536");
+    // Just under the limit: many ranks, rejected quickly too.
+    let long = format!("{}8 w", "8/".repeat(30_000));
+    within(Duration::from_millis(500), || herald::engine::fen::parse(&preset, &long)).expect_err("too many ranks");
+    let state = format!("8/8/8/8/8/8/8/8 w - - 0 1 {{{}}}", "x=1,".repeat(10_000));
+    within(Duration::from_millis(500), || herald::engine::fen::parse(&preset, &state)).expect_err("no such state");
+}
+
+#[test]
+fn a_preset_of_megabytes_loads_fast_or_is_refused_with_the_limit() {
+    let big = format!("{BASE}{}", "// padding padding padding padding padding padding padding\n".repeat(16_000));
+    assert!(big.len() < 1 << 20);
+    within(Duration::from_secs(5), || load(&big)).expect("a preset just under a megabyte loads");
+    let dir = std::env::temp_dir().join(format!("herald-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("huge.preset");
+    std::fs::write(&path, format!("{big}{big}")).expect("writes");
+    let e = herald::check::load(&path.to_string_lossy()).expect_err("too large").render();
+    assert!(e.ends_with("is larger than the limit of 1048576 bytes"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_yaml_is_a_failure_not_a_panic() {
+    let mut runner = herald::games::Runner::default();
+    let file = std::path::Path::new("tests/games/bad.yaml");
+    for (text, at) in [
+        ("preset: chess\nsteps: [ {play: ", "yaml"),
+        ("preset: chess\nsteps:\n  - dance: e4\n", "yaml"),
+        ("preset: [chess]\n", "yaml"),
+        ("\u{0}\u{1}\u{2}", "yaml"),
+        ("preset: no-such-preset\n", "preset"),
+        ("preset: chess\nfen: \"xyz\"\n", "fen"),
+        ("preset: chess\nseed: -1\n", "yaml"),
+        ("preset: chess\nsteps:\n  - check: { legal_count: 99999999999999999999999 }\n", "yaml"),
+    ] {
+        let f = runner.run_text(file, text).expect_err(text);
+        assert_eq!(f.at, at, "{text}: {f}");
+    }
+}
+
+#[test]
+fn yaml_alias_bombs_are_refused_quickly() {
+    let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+    for (i, name) in ["b", "c", "d", "e", "f", "g", "h", "i"].iter().enumerate() {
+        let prev = if i == 0 { "a".to_string() } else { ["b", "c", "d", "e", "f", "g", "h"][i - 1].to_string() };
+        bomb.push_str(&format!("{name}: &{name} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"));
+    }
+    bomb.push_str("preset: chess\n");
+    let mut runner = herald::games::Runner::default();
+    let f = within(Duration::from_secs(5), || runner.run_text(std::path::Path::new("bomb.yaml"), &bomb));
+    assert_eq!(f.expect_err("unknown keys, or too many aliases").at, "yaml");
+}
+
+#[test]
+fn an_absurd_perft_depth_is_refused() {
+    let mut r = Repl::new(Game::new(herald::repl::load("chess").expect("loads"), None, None).expect("setup"));
+    let e = r.execute("perft 1000000000").expect_err("too deep");
+    assert_eq!(e, "perft depth 1000000000 is too deep; the limit is 32");
+    assert!(r.execute("perft 99999999999999999999999").is_err());
+    assert!(r.execute("perft 1 --divide").is_ok_and(|o| o.contains("perft 1 nodes 20 ")));
+}
+
+#[test]
+fn an_error_in_a_hook_during_a_turn_leaves_the_position_as_it_was() {
+    // The hook changes state, then fails, only when the rook reaches c1.
+    let script = "state moved = 0\non announce {\n  if piece_at(c1) != none { let x = 1 / 0 }\n}\n\
+                  on after move {\n  moved = moved + 1\n}\n";
+    let preset = load(&format!("{BASE}{script}")).unwrap_or_else(|e| panic!("{e}"));
+    let mut game = Game::new(preset, None, None).expect("setup");
+    game.play("R a1-b1").expect("an ordinary turn");
+    game.play("k a4-a3").expect("an ordinary turn");
+    let (fen, hash, cells, state, hands) =
+        (game.fen(), game.pos.hash, game.pos.cells.clone(), game.pos.state.clone(), game.pos.hands.clone());
+    let e = game.play("R b1-c1").expect_err("the hook fails").to_string();
+    assert!(e.contains("division by zero"), "{e}");
+    assert_eq!((game.fen(), game.pos.hash, &game.pos.cells, &game.pos.state), (fen, hash, &cells, &state));
+    assert_eq!(game.pos.hands, hands);
+    assert_eq!(game.played.len(), 2);
+    assert_eq!(game.play("R b1-b2"), Ok("R b1-b2".into()), "the game goes on");
+}
+
+#[test]
+fn the_repl_survives_every_hostile_line_and_keeps_the_game() {
+    let mut r = Repl::new(Game::new(herald::repl::load("chess").expect("loads"), None, None).expect("setup"));
+    r.execute("e4").expect("plays");
+    let before = r.execute("fen");
+    let long = "x".repeat(1 << 20);
+    let hostile = [
+        "perft -1",
+        "perft 40",
+        "setfen",
+        "setfen garbage",
+        "setfen 9/9/9/9/9/9/9/9/9 w",
+        &format!("setfen {long}"),
+        "moves zz999",
+        "moves \u{0}",
+        "help nosuch",
+        "P e2-e4; Q-e8; @-e4; -e4; Q*e4",
+        "@*Q",
+        "won",
+        "lost",
+        "drawn",
+        "e9=Q",
+        "O-O-O-O",
+        "Ñf3",
+        ";;;;",
+        "----",
+        &long,
+    ];
+    for line in hostile {
+        let shown: String = line.chars().take(40).collect();
+        assert!(r.execute(line).is_err(), "`{shown}` should fail");
+        assert_eq!(r.execute("fen"), before, "`{shown}` changed the game");
+    }
+    assert_eq!(r.execute("history"), Ok("1. P e2-e4".into()));
+    assert_eq!(r.execute("e5"), Ok("1. p e7-e5".into()));
+}
+
+fn herald(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("herald runs");
+    {
+        use std::io::Write;
+        let mut input = child.stdin.take().expect("stdin");
+        let _ = input.write_all(stdin.as_bytes());
+    }
+    let out = child.wait_with_output().expect("herald ends");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn every_cli_command_turns_hostile_arguments_into_one_line_errors() {
+    let long_fen = "8/".repeat(60_000); // over the FEN limit, under the kernel's 128 KB per argument
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["moves", "no-such-preset"],
+        vec!["moves", "/dev/zero"],
+        vec!["moves", "chess", "--fen", "garbage"],
+        vec!["moves", "chess", "--fen", &long_fen],
+        vec!["moves", "chess", "--play", "e4 | e4"],
+        vec!["moves", "chess", "--play", "P e2-e9; @*Q; -z0"],
+        vec!["show", "chess", "--fen", "k7/8/8/8/8/8/8/7K[ZZ] w"],
+        vec!["show", "chess", "--play", "||Ñ|"],
+        vec!["perft", "chess", "1000000"],
+        vec!["perft", "chess", "33", "--divide"],
+        vec!["perft", "maidens", "2", "--fen", "{{{{{"],
+        vec!["play", "chess", "--fen", "8/8 x"],
+        vec!["play", "/nonexistent/x.preset"],
+    ];
+    for args in &cases {
+        let (code, out, err) = herald(args, "");
+        let shown = args.join(" ").chars().take(60).collect::<String>();
+        assert_eq!(code, 2, "{shown}: exit {code}, stderr {err}");
+        assert_eq!(err.lines().count(), 1, "{shown}: one line expected, got {err}");
+        assert!(!err.contains("panicked"), "{shown}: {err}");
+        assert!(out.is_empty(), "{shown}: printed {out}");
+    }
+}
+
+#[test]
+fn check_and_test_report_hostile_files_without_panicking() {
+    let (code, out, err) = herald(&["check", "/dev/zero", "chess"], "");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("/dev/zero: error: preset `/dev/zero` is larger than the limit of 1048576 bytes"), "{out}");
+    assert!(out.contains("chess: ok"), "{out}");
+    let (code, out, _) = herald(&["test", "/dev/zero"], "");
+    assert_eq!((code, out.lines().last()), (1, Some("0 passed, 1 failed")));
+    let (code, _, err) = herald(&["test", "/no/such/folder"], "");
+    assert_eq!((code, err.trim()), (2, "error: /no/such/folder: no such file or folder"));
+}
+
+#[test]
+fn the_piped_repl_survives_hostile_lines_and_keeps_the_game() {
+    let lines = "e4\nperft 1000\nsetfen {{{{\nmoves zz9\n\u{0}\u{7}\nundo 99999999999999999999999\n\
+                 Ñf3\n;;;\ne5\nfen\nquit\n";
+    let (code, out, err) = herald(&["play", "chess"], lines);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("panicked") && !err.contains("panicked"));
+    assert!(out.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"), "{out}");
+}
