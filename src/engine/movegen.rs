@@ -23,9 +23,8 @@ impl Position {
                 }
                 self.step_moves(preset, sq, kind, s, out);
             }
-            let rays = &preset.movement.rays[us][kind][sq as usize];
-            if !rays.is_empty() {
-                for r in rays {
+            if (preset.movement.ray_pieces >> cell::code(c)) & 1 != 0 {
+                for r in &preset.movement.rays[us][kind][sq as usize] {
                     self.ray_moves(preset, sq, kind, r, out);
                 }
                 dedup_from(out, start);

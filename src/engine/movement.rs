@@ -84,6 +84,8 @@ pub struct Movement {
     pub ep_capturers: u128,
     /// rays[side][kind][cell]: the paths of shaped moves from that square.
     pub rays: BySide<Vec<Vec<Vec<Ray>>>>,
+    /// Piece codes (bits) that have any rays, so the hot path skips the lookup for the others.
+    pub ray_pieces: u128,
     /// Per-square ranges of riders limited by the board (`range FN`): ranges[limit][cell]. Entry 0 is unused.
     pub ranges: Vec<Vec<u8>>,
 }
@@ -115,6 +117,9 @@ pub fn compile(geo: &Geometry, kinds: &[Vec<BetzaMove>], limits: &[RangeFn], for
                 for &sq in &geo.squares {
                     rays[sq as usize].extend(shaped_rays(geo, bm, forward[side], sq, max_range, flags));
                 }
+            }
+            if rays.iter().any(|r| !r.is_empty()) {
+                m.ray_pieces |= 1u128 << cell::piece(kind, side);
             }
             if rays.iter().any(|r| r.iter().any(|r| r.flags & (flag::CAPTURE) != 0)) {
                 m.attacks[side].ray_codes.push(cell::piece(kind, side));
