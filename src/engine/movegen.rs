@@ -182,9 +182,7 @@ impl Position {
                 let code = cell::code(c);
                 if (r.unlimited >> code) & 1 != 0
                     || r.limited.iter().any(|&(k, range, limit)| {
-                        k == code
-                            && dist
-                                <= if limit == 0 { range } else { preset.movement.ranges[limit as usize][s as usize] }
+                        k == code && dist <= preset.movement.range_at(range, limit, s as usize)
                     })
                 {
                     return true;

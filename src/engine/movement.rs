@@ -36,7 +36,7 @@ impl Step {
     /// The range of this step from `from`.
     #[inline]
     pub fn range_from(&self, mv: &Movement, from: usize) -> u8 {
-        if self.limit == 0 { self.range } else { mv.ranges[self.limit as usize][from] }
+        mv.range_at(self.range, self.limit, from)
     }
 }
 
@@ -88,6 +88,14 @@ pub struct Movement {
     pub ray_pieces: u128,
     /// Per-square ranges of riders limited by the board (`range FN`): ranges[limit][cell]. Entry 0 is unused.
     pub ranges: Vec<Vec<u8>>,
+}
+
+impl Movement {
+    /// A rider's range from cell `from`: `range`, or the board-limited table `limit` when there is one.
+    #[inline]
+    pub fn range_at(&self, range: u8, limit: u8, from: usize) -> u8 {
+        if limit == 0 { range } else { self.ranges[limit as usize][from] }
+    }
 }
 
 /// A piece's range function, evaluated once: `table[n]` is the range of a rider for which `n` steps

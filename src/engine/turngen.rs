@@ -20,8 +20,7 @@ pub const ROYAL_UNSAFE: &str = "it would leave the royal piece attacked";
 /// The reason [`trial`] gives when a move part is not among the legal moves (the caller explains why).
 pub const NOT_LISTED: &str = "the move is not legal here";
 
-/// The turn structure when a preset declares none: one move.
-const ONE_MOVE: &[PartSpec] = &[];
+/// The part of a turn when a preset declares no turn structure: one move.
 const JUST_MOVE: &[PartKind] = &[PartKind::Move];
 
 struct Gen<'a> {
@@ -106,11 +105,6 @@ pub enum PlayError {
 }
 
 impl<'a> Gen<'a> {
-    fn specs(&self) -> &[PartSpec] {
-        let t = &self.preset.script.turn;
-        if t.is_empty() { ONE_MOVE } else { t }
-    }
-
     /// Put the turn's scratch variables (`var`) back to their initial values, so that a position
     /// between turns is all board, hands and `state`.
     fn reset_vars(&self, pos: &mut Position) {
@@ -154,7 +148,7 @@ impl<'a> Gen<'a> {
     }
 
     fn part_count(&self) -> usize {
-        self.specs().len().max(1)
+        self.preset.script.turn.len().max(1)
     }
 
     fn parts(&mut self, pos: &mut Position, i: usize, turn: &mut Turn, visit: &mut Visit) -> Result<(), ScriptError> {
@@ -279,11 +273,11 @@ impl<'a> Gen<'a> {
             let (kinds, optional, if_possible) = self.kind_at(i);
             let next = typed.peek().copied().filter(|&c| kinds.contains(&part_value(preset, pos, c).kind));
             let cands = self.candidates(pos, i, kinds)?;
-            let words = kinds.iter().map(|k| k.word()).collect::<Vec<_>>().join(" or ");
             let Some(c) = next else {
                 if optional || (if_possible && cands.is_empty()) {
                     continue;
                 }
+                let words = kinds.iter().map(|k| k.word()).collect::<Vec<_>>().join(" or ");
                 return Ok(Some(format!("the turn needs a {words} part here")));
             };
             if !cands.contains(&c) {
