@@ -280,6 +280,7 @@ impl Checker {
             forward,
             kinds,
             setup: setup.node.clone(),
+            hand_promotion: promotions.iter().flatten().any(|p| p.hand.is_some()),
             promotions,
             castles,
             ends,
@@ -439,7 +440,7 @@ impl Checker {
             }
             let choices: Vec<usize> = p.choices.iter().filter_map(|c| self.kind(l, c)).collect();
             if let (Some(k), Some(zone)) = (piece, zone) {
-                out[k] = Some(Promotion { zone, choices, optional: p.optional });
+                out[k] = Some(Promotion { zone, choices, optional: p.optional, hand: p.hand });
             }
         }
         out

@@ -1,7 +1,7 @@
 //! A game in progress: a preset, its position, and the turns played, with clear errors that change nothing.
 
 use crate::engine::board::cell;
-use crate::engine::fen::{self, FenError};
+use crate::engine::fen;
 use crate::engine::notation::{self, NotationError, Part, Typed};
 use crate::engine::position::mflag;
 use crate::engine::turn::{self, Turn, TurnPart};
@@ -9,6 +9,7 @@ use crate::engine::turngen::{self, PlayError};
 use crate::engine::{GameOver, Position, Side};
 use crate::preset::Preset;
 use crate::script::ScriptError;
+use crate::setup::{self, SetupError};
 use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -67,10 +68,25 @@ pub struct Game {
 }
 
 impl Game {
-    pub fn new(preset: Arc<Preset>, fen: Option<&str>, seed: Option<u64>) -> Result<Game, FenError> {
-        let start = fen.unwrap_or(&preset.setup).to_string();
+    /// A game from a FEN, or from the preset's setup (drawn from `seed` when the preset draws one).
+    pub fn new(preset: Arc<Preset>, fen: Option<&str>, seed: Option<u64>) -> Result<Game, SetupError> {
+        let start = match fen {
+            Some(f) => f.to_string(),
+            None => setup::draw(&preset, seed)?,
+        };
+        // Record the seed a drawn setup came from, so that a saved game names it.
+        let seed = if fen.is_none() && preset.script.hooks.setup.is_some() {
+            Some(seed.unwrap_or(setup::DEFAULT_SEED))
+        } else {
+            seed
+        };
         let pos = fen::parse(&preset, &start)?;
         Ok(Game { preset, pos, start_fen: start, seed, played: Vec::new(), declared: None })
+    }
+
+    /// The seed this game's setup was drawn from, when the preset draws its setups.
+    pub fn drawn_from(&self) -> Option<u64> {
+        self.seed.filter(|_| self.preset.script.hooks.setup.is_some())
     }
 
     fn script_error(&self, e: ScriptError) -> MoveError {

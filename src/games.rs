@@ -125,7 +125,7 @@ impl Runner {
         let fail = |at: &str, why: String| Failure { file: file.to_path_buf(), at: at.to_string(), why };
         let g: GameFile = serde_yaml::from_str(text).map_err(|e| fail("yaml", e.to_string()))?;
         let preset = self.preset(&g.preset, file).map_err(|e| fail("preset", e))?;
-        let mut game = Game::new(preset, g.fen.as_deref(), g.seed).map_err(|e| fail("fen", format!("bad FEN: {e}")))?;
+        let mut game = Game::new(preset, g.fen.as_deref(), g.seed).map_err(|e| fail("fen", e.to_string()))?;
         for (i, step) in g.steps.iter().enumerate() {
             let at = |what: &str| format!("step {} ({what})", i + 1);
             match step {

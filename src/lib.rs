@@ -23,6 +23,8 @@ pub mod games;
 pub mod preset;
 pub mod presets;
 pub mod repl;
+pub mod rng;
 pub mod script;
 pub mod search;
+pub mod setup;
 pub mod syntax;

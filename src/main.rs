@@ -132,7 +132,7 @@ fn main() -> ExitCode {
 
 fn load_game(preset: &str, fen: Option<&str>, seed: Option<u64>) -> Result<Game, Fail> {
     let p = repl::load(preset).map_err(|e| Fail(first_lines(&e)))?;
-    Game::new(p, fen, seed).map_err(|e| Fail(format!("bad FEN: {e}")))
+    Game::new(p, fen, seed).map_err(|e| Fail(e.to_string()))
 }
 
 /// Each diagnostic's headline, without the quoted source (stderr gets one line per problem).

@@ -6,7 +6,7 @@ use crate::engine::movement::Movement;
 use crate::engine::side::{BySide, Side};
 use crate::engine::zobrist::Zobrist;
 use crate::script::ir::Script;
-use crate::syntax::ast::{Direction, Outcome};
+use crate::syntax::ast::{Direction, HandPick, Outcome};
 
 /// One kind of piece.
 #[derive(Clone, Debug)]
@@ -33,8 +33,30 @@ impl Kind {
 pub struct Promotion {
     /// zone[side][cell]: arriving there promotes.
     pub zone: BySide<Vec<bool>>,
+    /// The kinds it may become (with `hand`: when the hand offers none).
     pub choices: Vec<usize>,
     pub optional: bool,
+    /// `to hand ...`: the new piece is taken from the mover's hand.
+    pub hand: Option<HandPick>,
+}
+
+impl Promotion {
+    /// The kinds the hand offers for this promotion, each once, in hand order.
+    pub fn from_hand(&self, hand: &[u8]) -> Vec<u8> {
+        let mut out: Vec<u8> = match self.hand {
+            None => Vec::new(),
+            Some(HandPick::Any) => hand.to_vec(),
+            Some(HandPick::First) => hand.first().copied().into_iter().collect(),
+            Some(HandPick::Last) => hand.last().copied().into_iter().collect(),
+        };
+        let mut seen = 0u64;
+        out.retain(|&k| {
+            let fresh = seen & (1 << k) == 0;
+            seen |= 1 << k;
+            fresh
+        });
+        out
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -84,6 +106,8 @@ pub struct Preset {
     pub setup: String,
     /// Per kind.
     pub promotions: Vec<Option<Promotion>>,
+    /// Whether some promotion takes its piece from hand (move generation then looks at hands).
+    pub hand_promotion: bool,
     pub castles: Vec<Castle>,
     pub ends: Vec<EndRule>,
     pub movement: Movement,

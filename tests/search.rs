@@ -142,7 +142,7 @@ fn auto_both_plays_to_the_end() {
 /// Play `games` short games of a shipped preset, checking every turn is among the legal turns.
 fn selfplay_checked(name: &str, games: u32, limits: Limits, max_plies: usize) -> Summary {
     let mut summary = Summary::default();
-    let mut rng = herald::search::rng::Rng::new(7);
+    let mut rng = herald::rng::Rng::new(7);
     for _ in 0..games {
         let mut g = shipped(name, None);
         let mut s = Searcher::new();

@@ -31,6 +31,32 @@ impl Position {
             }
         }
         self.castling_moves(preset, out);
+        if preset.hand_promotion {
+            self.hand_promotions(preset, out);
+        }
+    }
+
+    /// Replace each promotion from hand by one move per piece the hand offers (or the fallback choices).
+    fn hand_promotions(&self, preset: &Preset, out: &mut Vec<Move>) {
+        if !out.iter().any(|m| m.promo == HAND_PROMO) {
+            return;
+        }
+        let us = self.side;
+        let moves = std::mem::take(out);
+        for m in moves {
+            if m.promo != HAND_PROMO {
+                out.push(m);
+                continue;
+            }
+            let Some(p) = &preset.promotions[cell::kind(self.cells[m.from as usize])] else { continue };
+            let offered = p.from_hand(&self.hands[us]);
+            if offered.is_empty() {
+                out.extend(p.choices.iter().map(|&k| Move { promo: cell::piece(k, us), ..m }));
+            } else {
+                let flags = m.flags | mflag::FROM_HAND;
+                out.extend(offered.iter().map(|&k| Move { promo: cell::piece(k as usize, us), flags, ..m }));
+            }
+        }
     }
 
     #[inline]
@@ -329,6 +355,26 @@ impl Position {
         pseudo
     }
 
+    /// The moves of `side` (as if it were to move) after which the other side is in check and has
+    /// no legal move: what a preset's pregame rule asks about a drawn setup.
+    pub fn checkmates_by(&mut self, preset: &Preset, side: Side) -> Vec<Move> {
+        let saved = self.side;
+        let mut candidates = self.safe_moves_for(preset, side);
+        self.side = side;
+        let mut replies = Vec::new();
+        candidates.retain(|&m| {
+            self.make(preset, m);
+            let mate = self.in_check(preset, side.other()) && {
+                self.legal_moves(preset, &mut replies);
+                replies.is_empty()
+            };
+            self.unmake();
+            mate
+        });
+        self.side = saved;
+        candidates
+    }
+
     /// The royal square of `us` when the no-trial shortcut is sound: one royal, not in check, simple attackers.
     fn shortcut_royal(&self, preset: &Preset, us: Side) -> Option<Sq> {
         let k = self.royal_square(us)?;
@@ -363,6 +409,9 @@ fn dedup_from(out: &mut Vec<Move>, start: usize) {
     }
 }
 
+/// Stands for "a promotion from hand" in a move's `promo` until the hand is looked at (never a piece code).
+const HAND_PROMO: u8 = cell::OFF;
+
 /// Push a move, or one move per promotion choice when it ends in the piece's promotion zone.
 #[inline]
 fn push(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
@@ -370,6 +419,10 @@ fn push(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
         Some(p) if p.zone[us][m.to as usize] => {
             if p.optional {
                 out.push(m);
+            }
+            if p.hand.is_some() {
+                // The choices depend on the hand: `Position::hand_promotions` resolves this.
+                return out.push(Move { promo: HAND_PROMO, ..m });
             }
             for &k in &p.choices {
                 out.push(Move { promo: cell::piece(k, us), ..m });

@@ -6,6 +6,7 @@ use super::side::{BySide, Side};
 use super::zobrist::Zobrist;
 use crate::preset::Preset;
 use crate::script::{PartVal, Value};
+use crate::syntax::ast::HandPick;
 use std::sync::Arc;
 
 /// The hash contribution of holding `n` pieces of one code in hand.
@@ -31,6 +32,8 @@ pub mod mflag {
     pub const CASTLE: u8 = 4;
     /// Leaves squares behind that may be taken en passant.
     pub const DOUBLE: u8 = 8;
+    /// Promotes to a piece taken from the mover's hand.
+    pub const FROM_HAND: u8 = 16;
 }
 
 /// Squares that may be captured en passant this turn, and where the piece that passed them stands.
@@ -229,12 +232,18 @@ impl Position {
     /// Take a piece of a kind from a side's hand (the first such); false if there is none.
     pub fn hand_take(&mut self, _preset: &Preset, side: Side, kind: u8) -> bool {
         let Some(at) = self.hands[side].iter().position(|&c| c == kind) else { return false };
+        self.hand_take_at(side, at);
+        true
+    }
+
+    /// Take the piece at an index of a side's hand; recorded for unmake.
+    fn hand_take_at(&mut self, side: Side, at: usize) {
+        let kind = self.hands[side][at];
         let n = self.hands[side].iter().filter(|&&c| c == kind).count();
         let code = cell::piece(kind as usize, side);
         self.hash ^= hand_key(code, n) ^ hand_key(code, n - 1);
         self.hands[side].remove(at);
         self.hand_changes.push(HandChange::Removed(side, kind, at));
-        true
     }
 
     /// Record a result declared by a script.
@@ -471,9 +480,27 @@ impl Position {
             self.set(z, self.ep.victim, cell::EMPTY);
             self.reset = true;
         }
+        if m.flags & mflag::FROM_HAND != 0 {
+            self.promote_from_hand(preset, piece, m.promo);
+        }
         self.set(z, m.to, if m.promo != 0 { m.promo } else { piece });
         if m.flags & mflag::DOUBLE != 0 {
             self.new_ep = Some((m.from, m.to));
+        }
+    }
+
+    /// Take a promotion's new piece out of the hand, from the end its rule draws from.
+    fn promote_from_hand(&mut self, preset: &Preset, piece: u8, promo: u8) {
+        let side = cell::side(piece);
+        let kind = cell::kind(promo) as u8;
+        let last = preset.promotions[cell::kind(piece)].as_ref().is_some_and(|p| p.hand == Some(HandPick::Last));
+        let at = if last {
+            self.hands[side].iter().rposition(|&k| k == kind)
+        } else {
+            self.hands[side].iter().position(|&k| k == kind)
+        };
+        if let Some(at) = at {
+            self.hand_take_at(side, at);
         }
     }
 

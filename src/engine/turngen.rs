@@ -333,7 +333,9 @@ impl<'a> Gen<'a> {
         for it in &items {
             let fits = match it {
                 Value::Square(_) => kinds.iter().any(|k| *k != PartKind::Discard),
-                Value::Piece(_) | Value::Kind(_) => kinds.contains(&PartKind::Discard),
+                Value::Piece(_) | Value::Kind(_) => {
+                    kinds.iter().any(|k| matches!(k, PartKind::Discard | PartKind::Drop))
+                }
                 _ => false,
             };
             if !fits {
@@ -374,6 +376,13 @@ impl<'a> Gen<'a> {
             }
             PartKind::Drop => {
                 let mut codes: Vec<u8> = pos.hands[us].clone();
+                // Pieces or kinds among the candidates restrict what may be dropped; squares, where.
+                if let Some(items) = from
+                    && let listed = kinds_listed(items)
+                    && !listed.is_empty()
+                {
+                    codes.retain(|k| listed.contains(k));
+                }
                 codes.sort_unstable();
                 codes.dedup();
                 let empties = squares(pos, &|c| c == cell::EMPTY);
@@ -392,15 +401,7 @@ impl<'a> Gen<'a> {
             PartKind::Destroy => out.extend(squares(pos, &|c| c == cell::EMPTY).into_iter().map(TurnPart::Destroy)),
             PartKind::Discard => {
                 let mut kinds: Vec<u8> = match from {
-                    Some(items) => items
-                        .iter()
-                        .filter_map(|v| match v {
-                            Value::Piece(c) => Some(cell::kind(*c) as u8),
-                            Value::Kind(k) => Some(*k),
-                            _ => None,
-                        })
-                        .filter(|k| pos.hands[us].contains(k))
-                        .collect(),
+                    Some(items) => kinds_listed(items).into_iter().filter(|k| pos.hands[us].contains(k)).collect(),
                     None => pos.hands[us].clone(),
                 };
                 kinds.sort_unstable();
@@ -409,6 +410,18 @@ impl<'a> Gen<'a> {
             }
         }
     }
+}
+
+/// The kinds of the pieces and kinds among a part's candidates.
+fn kinds_listed(items: &[Value]) -> Vec<u8> {
+    items
+        .iter()
+        .filter_map(|v| match v {
+            Value::Piece(c) => Some(cell::kind(*c) as u8),
+            Value::Kind(k) => Some(*k),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A part as scripts see it, described in the position before it.

@@ -73,7 +73,7 @@ pub fn unknown(word: &str, move_error: String) -> String {
 
 /// A new game on the same preset; the old one stays if this fails.
 fn fresh(r: &Repl, fen: Option<&str>, seed: Option<u64>) -> Result<Game, String> {
-    Game::new(r.game.preset.clone(), fen, seed).map_err(|e| format!("bad FEN: {e}"))
+    Game::new(r.game.preset.clone(), fen, seed).map_err(|e| e.to_string())
 }
 
 impl Repl {
@@ -142,13 +142,17 @@ impl Repl {
 
     fn new_game(&mut self, arg: &str) -> Result<String, String> {
         let seed = match arg.split_whitespace().collect::<Vec<_>>().as_slice() {
-            [] => self.game.seed,
+            // A preset that draws its setup gets the next seed's: `new` is a new setup, reproducibly.
+            [] => self.game.drawn_from().map(|s| s.wrapping_add(1)).or(self.game.seed),
             ["--seed", n] => Some(n.parse().map_err(|_| format!("--seed takes a number, not `{n}`"))?),
             _ => return Err(format!("new takes `--seed N` or nothing, not `{arg}`")),
         };
         let g = fresh(self, None, seed)?;
         self.replace(g);
-        Ok(format!("new game of {}", self.game.preset.name))
+        Ok(match self.game.drawn_from() {
+            Some(seed) => format!("new game of {}, setup drawn from seed {seed}", self.game.preset.name),
+            None => format!("new game of {}", self.game.preset.name),
+        })
     }
 
     fn fen(&mut self, _: &str) -> Result<String, String> {
@@ -169,7 +173,7 @@ impl Repl {
             return Err(format!("load takes a preset: {} or a path", crate::presets::NAMES.join(", ")));
         }
         let preset = super::load(arg).map_err(|e| super::load_error_line(&e))?;
-        let g = Game::new(preset, None, self.game.seed).map_err(|e| format!("bad setup: {e}"))?;
+        let g = Game::new(preset, None, self.game.seed).map_err(|e| e.to_string())?;
         self.replace(g);
         Ok(format!("new game of {}", self.game.preset.name))
     }

@@ -45,7 +45,7 @@ pub fn reload(game: &Game) -> Result<(Game, String, Vec<String>), String> {
     let preset = super::load(reload_spec(&game.preset.origin)).map_err(|e| super::load_error_line(&e))?;
     let name = preset.name.clone();
     let start = if custom_start(game).is_some() { Some(game.start_fen.as_str()) } else { None };
-    let mut fresh = Game::new(preset, start, game.seed).map_err(|e| format!("bad FEN after the edit: {e}"))?;
+    let mut fresh = Game::new(preset, start, game.seed).map_err(|e| format!("after the edit: {e}"))?;
     let texts = turn_texts(game);
     Ok(match replay(&mut fresh, &texts) {
         None => (fresh, format!("reloaded {name}; replayed {}", turns(texts.len())), Vec::new()),
@@ -147,7 +147,7 @@ pub fn open(file: &Path) -> Result<(Game, String), String> {
         file.parent().unwrap_or(Path::new(".")).join(&g.preset).display().to_string()
     };
     let preset = super::load(&spec).map_err(|e| super::load_error_line(&e))?;
-    let mut game = Game::new(preset, g.fen.as_deref(), g.seed).map_err(|e| at(format!("bad FEN: {e}")))?;
+    let mut game = Game::new(preset, g.fen.as_deref(), g.seed).map_err(|e| at(e.to_string()))?;
     let plays: Vec<String> =
         g.steps.iter().filter_map(|s| if let Step::Play(t) = s { Some(t.clone()) } else { None }).collect();
     if let Some((i, t, why)) = replay(&mut game, &plays) {

@@ -56,7 +56,11 @@ fn run_terminal(repl: &mut Repl) -> std::io::Result<()> {
     {
         eprintln!("warning: could not read the history {}: {e}", h.display());
     }
-    let welcome = format!("{} - type `help` for commands, a turn to play it, Tab to complete.", repl.game.preset.name);
+    let mut welcome =
+        format!("{} - type `help` for commands, a turn to play it, Tab to complete.", repl.game.preset.name);
+    if let Some(seed) = repl.game.drawn_from() {
+        welcome.push_str(&format!("\nThe setup was drawn from seed {seed}; `new` draws the next, `new --seed N` any."));
+    }
     let r = say(&welcome)
         .and_then(|()| say(&draw::board(&repl.game, repl.style)))
         .and_then(|()| read_loop(repl, &mut rl, history.as_deref()));

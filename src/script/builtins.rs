@@ -68,6 +68,10 @@ pub enum Builtin {
     ToHand,
     FromHand,
     Promote,
+    Random,
+    Shuffle,
+    Kinds,
+    Checkmates,
 }
 
 /// Name, built-in, fewest and most arguments, whether it changes the position, what it does.
@@ -100,6 +104,14 @@ pub const TABLE: &[(&str, Builtin, usize, usize, bool, &str)] = &[
         1,
         false,
         "the moves a side could make now that leave its royal piece unattacked (chess-legal), whoever is to move",
+    ),
+    (
+        "checkmates",
+        Builtin::Checkmates,
+        1,
+        1,
+        false,
+        "the moves of a side (as if it were to move) after which the other side is in check with no legal move",
     ),
     ("captures", Builtin::Captures, 1, 1, false, "the legal capturing moves of the piece on a square"),
     ("history", Builtin::History, 0, 0, false, "the turns played, each a list of parts"),
@@ -134,6 +146,16 @@ pub const TABLE: &[(&str, Builtin, usize, usize, bool, &str)] = &[
     ("max", Builtin::Max, 1, 8, false, "the greatest of the arguments (or of one list)"),
     ("str", Builtin::Str, 1, 1, false, "a value as text"),
     ("range", Builtin::Range, 2, 2, false, "the integers from a up to b - 1"),
+    ("kinds", Builtin::Kinds, 0, 0, false, "every kind of piece the preset declares, in order"),
+    ("random", Builtin::Random, 1, 1, false, "a number from 0 to n - 1, from the game's seed; only in `on setup`"),
+    (
+        "shuffle",
+        Builtin::Shuffle,
+        1,
+        1,
+        false,
+        "a list's items in an order drawn from the game's seed; only in `on setup`",
+    ),
     ("remove_piece", Builtin::RemovePiece, 1, 1, true, "empty a square"),
     ("place", Builtin::Place, 2, 2, true, "put a piece on a square: place(piece_of(Queen, white), e4)"),
     ("construct", Builtin::Construct, 1, 1, true, "create a missing square, empty"),
@@ -233,6 +255,20 @@ impl Interp<'_> {
 
     fn squares_value(&self, it: impl Iterator<Item = Sq>) -> Value {
         Value::List(Arc::new(it.map(Value::Square).collect()))
+    }
+
+    /// The seeded generator, which only `on setup` has: anywhere else the same turn must give the same result.
+    fn rng_for(&mut self, b: Builtin, span: Span) -> R<&mut crate::rng::Rng> {
+        let where_ = self.where_;
+        self.rng.as_deref_mut().ok_or_else(|| {
+            fail(
+                span,
+                format!(
+                    "`{}` draws from the game's seed, so it is only available in `on setup`, not in `{where_}`",
+                    name_of(b)
+                ),
+            )
+        })
     }
 
     fn legal_parts(&mut self) -> Vec<PartVal> {
@@ -446,6 +482,31 @@ impl Interp<'_> {
                     return Err(fail(span, format!("range({a}, {z}) is larger than the memory budget")));
                 }
                 Value::List(Arc::new((a..z).map(Value::Int).collect()))
+            }
+            Kinds => Value::List(Arc::new((0..preset.kinds.len()).map(|k| Value::Kind(k as u8)).collect())),
+            Random => {
+                let n = self.int(&v[0], &args[0])?;
+                if n < 1 {
+                    return Err(fail(args[0].span, format!("random({n}): n must be at least 1")));
+                }
+                Value::Int(self.rng_for(b, span)?.below(n as usize) as i64)
+            }
+            Shuffle => {
+                let mut items = self.items(&v[0], &args[0])?;
+                let rng = self.rng_for(b, span)?;
+                for i in (1..items.len()).rev() {
+                    items.swap(i, rng.below(i + 1));
+                }
+                Value::List(Arc::new(items))
+            }
+            Checkmates => {
+                let side = self.side(&v[0], &args[0])?;
+                let moves = self.pos.checkmates_by(preset, side);
+                let victim = self.pos.ep.victim;
+                let cells = &self.pos.cells;
+                Value::List(Arc::new(
+                    moves.into_iter().map(|m| Value::Part(move_part(preset, cells, victim, m))).collect(),
+                ))
             }
             RemovePiece => {
                 let s = self.square(&v[0], &args[0])?;

@@ -89,6 +89,7 @@ impl<'a> Compiler<'a> {
                 HookPoint::Every { n, offset } => hooks.every.push((n, offset, body)),
                 HookPoint::GameEnd => hooks.game_end = Some(body),
                 HookPoint::Announce => hooks.announce = Some(body),
+                HookPoint::Setup => hooks.setup = Some(body),
             }
         }
         let mut turn = Vec::new();
@@ -114,7 +115,7 @@ impl<'a> Compiler<'a> {
                 });
             }
         }
-        let active = !globals_is_empty(d) || !d.hooks.is_empty() || d.turn.is_some();
+        let active = !globals_is_empty(d) || d.hooks.values().any(|h| h.point != HookPoint::Setup) || d.turn.is_some();
         let evaluate = self.evaluate(d);
         let script = Script { globals, funcs, hooks, turn, active, evaluate };
         (script, inits, self.diags)

@@ -145,6 +145,22 @@ pub fn game_end(preset: &Preset, pos: &mut Position) -> Result<Option<GameOver>,
     Ok(it.declared.take())
 }
 
+/// Run `on setup` on a freshly set up position with the game's generator; `Some(reason)` if it rejected.
+pub fn setup(
+    preset: &Preset,
+    pos: &mut Position,
+    body: &Body,
+    rng: &mut crate::rng::Rng,
+) -> Result<Option<String>, ScriptError> {
+    let mut it = Interp::new(preset, pos, &body.name);
+    it.mutate = true;
+    it.rng = Some(rng);
+    Ok(match it.run(body, Vec::new())? {
+        Outcome::Rejected(r) => Some(r),
+        Outcome::Done(_) => None,
+    })
+}
+
 /// Call a preset function on an empty board (for what a preset computes once, when it loads).
 pub fn call(preset: &Preset, f: usize, args: Vec<Value>) -> Result<Value, ScriptError> {
     let body = &preset.script.funcs[f];

@@ -74,6 +74,8 @@ pub struct Interp<'a> {
     pub said: Option<&'a mut Vec<String>>,
     /// A `win` or `draw` the run declared.
     pub declared: Option<GameOver>,
+    /// The game's seeded numbers, only while a setup is drawn (`on setup`): play stays deterministic.
+    pub rng: Option<&'a mut crate::rng::Rng>,
     pub(super) where_: &'a str,
     steps: u64,
     depth: u32,
@@ -96,6 +98,7 @@ impl<'a> Interp<'a> {
             mutate: false,
             said: None,
             declared: None,
+            rng: None,
             where_,
             steps: 0,
             depth: 0,

@@ -131,6 +131,7 @@ pub struct Hooks {
     pub every: Vec<(u32, u32, Body)>,
     pub game_end: Option<Body>,
     pub announce: Option<Body>,
+    pub setup: Option<Body>,
 }
 
 #[derive(Clone, Debug, Default)]

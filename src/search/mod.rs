@@ -5,7 +5,6 @@ mod alphabeta;
 pub mod eval;
 mod order;
 pub mod repl_cmds;
-pub mod rng;
 pub mod selfplay;
 mod tt;
 

@@ -1,12 +1,12 @@
 //! Self-play: the computer plays a preset against itself, game after game, to show inventors what
 //! their rules lead to. Each game can be saved as a sample game (CONTRACTS.md section 4).
 
-use super::rng::Rng;
 use super::{Limits, Searcher};
 use crate::engine::GameOver;
 use crate::engine::turn::Turn;
 use crate::game::Game;
 use crate::preset::Preset;
+use crate::rng::Rng;
 use std::sync::Arc;
 
 /// How a series of self-play games is run.
@@ -63,7 +63,7 @@ pub fn play_game(
     rng: &mut Rng,
     opts: &Options,
 ) -> Result<Record, String> {
-    let mut game = Game::new(Arc::clone(preset), fen, setup_seed).map_err(|e| format!("bad FEN: {e}"))?;
+    let mut game = Game::new(Arc::clone(preset), fen, setup_seed).map_err(|e| e.to_string())?;
     let mut searcher = Searcher::new();
     let mut result = None;
     let (mut nodes, mut ms) = (0, 0);

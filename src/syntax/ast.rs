@@ -97,8 +97,22 @@ pub struct RegionDecl {
 pub struct PromoteDecl {
     pub piece: Name,
     pub region: Name,
+    /// The kinds it may become; with `hand`, those it becomes when the hand offers nothing.
     pub choices: Vec<Name>,
     pub optional: bool,
+    /// `to hand [first|last]`: the new piece is taken from the mover's hand.
+    pub hand: Option<HandPick>,
+}
+
+/// Which pieces of the hand a promotion may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HandPick {
+    /// Any kind in hand (one choice per kind).
+    Any,
+    /// Only the first piece in hand.
+    First,
+    /// Only the last piece in hand.
+    Last,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -86,7 +86,7 @@ fn rule_name(r: Rule) -> &'static str {
         Rule::not_kw => "`not`",
         Rule::params => "parameter names",
         Rule::hook_point | Rule::every_point | Rule::phase_point | Rule::simple_point | Rule::phase => {
-            "a hook (`turn_start`, `before move`, `validate move`, `after move`, `capture`, `turn_end`, `every 2`, `game_end`, `announce`)"
+            "a hook (`turn_start`, `before move`, `validate move`, `after move`, `capture`, `turn_end`, `every 2`, `game_end`, `announce`, `setup`)"
         }
         Rule::part_kind | Rule::turn_part => "a part (`move`, `drop`, `remove`, `construct`, `destroy`, `discard`)",
         Rule::block => "a block `{ ... }`",
@@ -135,6 +135,9 @@ fn rule_name(r: Rule) -> &'static str {
         }
         Rule::region_item | Rule::rank_item | Rule::squares_item => "`rank N` or squares",
         Rule::optional_kw => "`optional`",
+        Rule::hand_choice | Rule::hand_kw => "`hand`",
+        Rule::hand_end => "`first` or `last`",
+        Rule::else_kw => "`else`",
         Rule::if_possible_kw => "`if_possible`",
         Rule::end_cond
         | Rule::checkmate
@@ -278,19 +281,31 @@ impl Lower {
     fn promote(&self, span: Span, it: pest::iterators::Pairs<Rule>) -> Result<PromoteDecl, Diagnostic> {
         let mut names = Vec::new();
         let mut optional = false;
+        let mut hand = None;
         for p in it {
             match p.as_rule() {
                 Rule::optional_kw => optional = true,
+                Rule::hand_choice => {
+                    hand = Some(HandPick::Any);
+                    for q in p.into_inner() {
+                        match (q.as_rule(), q.as_str()) {
+                            (Rule::hand_end, "first") => hand = Some(HandPick::First),
+                            (Rule::hand_end, _) => hand = Some(HandPick::Last),
+                            (Rule::ident, _) => names.push(self.name(q)),
+                            _ => {}
+                        }
+                    }
+                }
                 _ => names.push(self.name(p)),
             }
         }
-        if names.len() < 3 {
+        if names.len() < 3 && hand.is_none() {
             return Err(Diagnostic::new(span, "promote needs a piece, a region and at least one choice"));
         }
-        let choices = names.split_off(2);
+        let choices = names.split_off(2.min(names.len()));
         let region = names.pop().unwrap_or_else(|| Spanned::new(String::new(), span));
         let piece = names.pop().unwrap_or_else(|| Spanned::new(String::new(), span));
-        Ok(PromoteDecl { piece, region, choices, optional })
+        Ok(PromoteDecl { piece, region, choices, optional, hand })
     }
 
     fn castle(&self, span: Span, it: pest::iterators::Pairs<Rule>) -> Result<CastleDecl, Diagnostic> {

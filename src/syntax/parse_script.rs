@@ -116,6 +116,7 @@ impl Lower {
                 "turn_end" => HookPoint::TurnEnd,
                 "capture" => HookPoint::Capture,
                 "announce" => HookPoint::Announce,
+                "setup" => HookPoint::Setup,
                 _ => HookPoint::GameEnd,
             },
         };

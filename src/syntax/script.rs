@@ -63,6 +63,8 @@ pub enum HookPoint {
     GameEnd,
     /// After a turn has been played for real (not while turns are generated): for messages.
     Announce,
+    /// Once, when a game starts from the preset's setup: may draw a random setup.
+    Setup,
 }
 
 impl HookPoint {
@@ -81,6 +83,7 @@ impl HookPoint {
             HookPoint::TurnEnd => "on turn_end".into(),
             HookPoint::Every { n, offset } => format!("on every {n} offset {offset}"),
             HookPoint::GameEnd => "on game_end".into(),
+            HookPoint::Setup => "on setup".into(),
             HookPoint::Announce => "on announce".into(),
         }
     }

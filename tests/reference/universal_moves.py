@@ -1,12 +1,31 @@
 #!/usr/bin/env python3
 """An independent Universal Chess move generator and perft, to cross-check presets/universal.preset.
 
-Written in plain Python from the piece definitions in the issue (not from Herald's code or its
-Betza strings):
+Written in plain Python from the piece definitions and reserve rules in the issues (not from
+Herald's code, its Betza strings or the preset's script):
   python3 tests/reference/universal_moves.py FEN DEPTH   -> `perft D nodes N` for D = 1..DEPTH
-  python3 tests/reference/universal_moves.py FEN moves   -> sorted legal moves, `LABEL from-to`
-  python3 tests/reference/universal_moves.py FEN divide D -> `LABEL from-to N` per move at depth D
-A hand in `[...]` after the board is ignored (no drops yet). No castling.
+  python3 tests/reference/universal_moves.py FEN moves   -> sorted legal turns
+  python3 tests/reference/universal_moves.py FEN divide D -> `TURN N` per turn at depth D
+A turn is written `LABEL from-to`, then `; X-sq` for a promotion, then `; X*sq` for a drop,
+e.g. `P e2-e4; C*c1`, `P a7-a8; N-a8`, `p b7-b5; y*c8`.
+
+FEN: `BOARD[HAND] SIDE CASTLING EP HALF FULL {state}`. HAND is the reserve of both sides in drop
+order (upper case White, lower case Black; each side's order is the order of its letters). The
+optional state `{open=d5,rights={white:1,black:0}}` (either key may be missing; defaults
+open=none, rights 0 and 0) gives the square where last turn's capturer stands if that capture
+could open an exchange, and each side's drop rights. No castling.
+
+Reserve rules:
+  - After each move, if it captured on `open`, both sides' rights increase by 1 (an exchange of
+    two non-pawns; the recapturing piece may be anything). Then `open` becomes the destination of
+    this move if it captured a non-pawn and the piece now standing there is not a pawn (so a
+    promotion counts as a non-pawn), else none. En passant never opens an exchange.
+  - A turn is a move, then optionally one drop if the mover holds a right (after the move's own
+    exchange was counted): the FRONT piece of the mover's reserve onto any empty square of the
+    mover's first rank; the drop spends one right. Each (move, drop square) is one turn.
+  - The mover's king must not be attacked at the end of the whole turn (a drop may block check).
+  - Promotion on the last rank is mandatory: the pawn becomes the LAST piece of its side's reserve
+    (taken out of it); with an empty reserve, a Queen.
 
 Pieces (upper case White, lower case Black):
   K king (royal)          Q queen                 M amazon = Q + N       C chancellor = R + N
@@ -24,8 +43,9 @@ Pieces (upper case White, lower case Black):
   V dancing horse: one knight leap, or two, the second not straight back, the middle square empty
   J paovao: moves as R or B through empty squares; captures by hopping exactly one piece on a
       rook or bishop line onto the first piece beyond
-  P FIDE pawn: double step, en passant, promotes to Q.
+  P FIDE pawn: double step, en passant, promotes as above.
 """
+import re
 import sys
 
 # 12x12 mailbox with a two-square border.
@@ -108,10 +128,19 @@ def is_white(p):
 
 class Pos:
     def __init__(self, fen):
+        state = ''
+        if '{' in fen:  # the state field may contain spaces: cut it off before splitting
+            state = fen[fen.index('{'):]
+            fen = fen[:fen.index('{')]
         parts = fen.split()
         board = parts[0]
+        hand = ''
         if '[' in board:
+            hand = board[board.index('[') + 1:board.index(']')]
             board = board[:board.index('[')]
+        # Each side's reserve, front (next drop) first.
+        self.hands = (''.join(c for c in hand if c.isupper()), ''.join(c for c in hand if c.islower()))
+        self.open, self.rights = parse_state(state)
         self.b = [OFF] * (W12 * W12)
         rows = board.split('/')
         assert len(rows) == 8, fen
@@ -138,6 +167,25 @@ class Pos:
         self.white = (parts[1] if len(parts) > 1 else 'w') == 'w'
         ep = parts[3] if len(parts) > 3 else '-'
         self.ep = parse_sq(ep) if ep != '-' else None
+
+    def state(self):
+        return (self.hands[0], self.hands[1], self.open, self.rights[0], self.rights[1])
+
+
+def parse_state(text):
+    """`{open=d5,rights={white:1,black:0}}` -> (open square or None, (white rights, black rights))."""
+    m = re.search(r'open\s*=\s*([a-z]+[0-9]*|-)', text)
+    open_sq = None
+    if m and m.group(1) not in ('none', '-'):
+        open_sq = parse_sq(m.group(1))
+    rights = [0, 0]
+    m = re.search(r'rights\s*=\s*\{([^}]*)\}', text)
+    if m:
+        for item in m.group(1).split(','):
+            if ':' in item:
+                k, v = item.split(':')
+                rights[0 if k.strip() == 'white' else 1] = int(v)
+    return open_sq, tuple(rights)
 
 
 def own(p, white):
@@ -381,10 +429,19 @@ def attacked(b, k, by_white):
     return False
 
 
-def legal_moves(b, white, ep):
-    """List of (from, to, is_ep, promotion) legal for the side to move."""
+def king_safe(b, white):
     king = 'K' if white else 'k'
-    moves = []
+    return king not in b or not attacked(b, b.index(king), not white)
+
+
+def legal_turns(b, white, ep, st):
+    """List of legal turns (mv, drop, new_state) for the side to move.
+
+    st is (white reserve, black reserve, open square, white rights, black rights); mv is
+    (from, to, is_ep, promotion piece or None); drop is (piece, square) or None.
+    """
+    hw, hb, open_sq, rw, rb = st
+    turns = []
     for s in range(len(b)):
         p = b[s]
         if p == EMPTY or p == OFF or p.isupper() != white:
@@ -393,19 +450,43 @@ def legal_moves(b, white, ep):
             is_ep = isinstance(t, tuple)
             if is_ep:
                 t = t[1]
+            hand = hw if white else hb
             promo = None
-            if p.upper() == 'P':
-                r = t // W12 - 2
-                if r == (7 if white else 0):
+            if p.upper() == 'P' and t // W12 - 2 == (7 if white else 0):
+                if hand:  # the last piece of the reserve, taken out of it
+                    promo, hand = hand[-1], hand[:-1]
+                else:
                     promo = 'Q' if white else 'q'
+            captured = EMPTY if is_ep else b[t]
+            r_w, r_b = rw, rb
+            if open_sq is not None and t == open_sq and captured != EMPTY:
+                r_w, r_b = rw + 1, rb + 1  # the capturer of last turn is taken: an exchange
             mv = (s, t, is_ep, promo)
             undo = make(b, mv)
-            ks = t if p == king else b.index(king) if king in b else None
-            ok = ks is None or not attacked(b, ks, not white)
+            opens = captured != EMPTY and captured.upper() != 'P' and b[t].upper() != 'P'
+            new_open = t if opens else None
+            mine = r_w if white else r_b
+
+            def state_after(h, rights_left):
+                if white:
+                    return (h, hb, new_open, rights_left, r_b)
+                return (hw, h, new_open, r_w, rights_left)
+
+            if king_safe(b, white):
+                turns.append((mv, None, state_after(hand, mine)))
+            if mine > 0 and hand:
+                piece = hand[0]
+                rank = 0 if white else 7
+                for f in range(8):
+                    d = sq(f, rank)
+                    if b[d] != EMPTY:
+                        continue
+                    b[d] = piece
+                    if king_safe(b, white):
+                        turns.append((mv, (piece, d), state_after(hand[1:], mine - 1)))
+                    b[d] = EMPTY
             unmake(b, mv, undo)
-            if ok:
-                moves.append(mv)
-    return moves
+    return turns
 
 
 def make(b, mv):
@@ -439,23 +520,41 @@ def new_ep(b, mv):
     return None
 
 
-def perft(b, white, ep, depth):
-    moves = legal_moves(b, white, ep)
+def play(b, turn):
+    """Make a turn on b; returns what undo() needs."""
+    mv, drop, _ = turn
+    undo = make(b, mv)
+    if drop:
+        b[drop[1]] = drop[0]
+    return undo
+
+
+def undo_turn(b, turn, undo):
+    mv, drop, _ = turn
+    if drop:
+        b[drop[1]] = EMPTY
+    unmake(b, mv, undo)
+
+
+def perft(b, white, ep, st, depth):
+    turns = legal_turns(b, white, ep, st)
     if depth == 1:
-        return len(moves)
+        return len(turns)
     n = 0
-    for mv in moves:
-        undo = make(b, mv)
-        n += perft(b, not white, new_ep(b, mv), depth - 1)
-        unmake(b, mv, undo)
+    for turn in turns:
+        undo = play(b, turn)
+        n += perft(b, not white, new_ep(b, turn[0]), turn[2], depth - 1)
+        undo_turn(b, turn, undo)
     return n
 
 
-def label(b, mv):
-    s, t, is_ep, promo = mv
+def label(b, turn):
+    (s, t, is_ep, promo), drop, _ = turn
     text = '%s %s-%s' % (b[s], name(s), name(t))
     if promo:
         text += '; %s-%s' % (promo, name(t))
+    if drop:
+        text += '; %s*%s' % (drop[0], name(drop[1]))
     return text
 
 
@@ -465,8 +564,9 @@ def main():
         sys.exit(2)
     pos = Pos(sys.argv[1])
     b = pos.b
+    st = pos.state()
     if sys.argv[2] == 'moves':
-        ms = sorted(label(b, m) for m in legal_moves(b, pos.white, pos.ep))
+        ms = sorted(label(b, m) for m in legal_turns(b, pos.white, pos.ep, st))
         for m in ms:
             print(m)
         print('%d legal' % len(ms))
@@ -474,14 +574,14 @@ def main():
         depth = int(sys.argv[3])
         rows = []
         total = 0
-        for mv in legal_moves(b, pos.white, pos.ep):
-            text = label(b, mv)
+        for turn in legal_turns(b, pos.white, pos.ep, st):
+            text = label(b, turn)
             if depth == 1:
                 n = 1
             else:
-                undo = make(b, mv)
-                n = perft(b, not pos.white, new_ep(b, mv), depth - 1)
-                unmake(b, mv, undo)
+                undo = play(b, turn)
+                n = perft(b, not pos.white, new_ep(b, turn[0]), turn[2], depth - 1)
+                undo_turn(b, turn, undo)
             rows.append((text, n))
             total += n
         for text, n in sorted(rows):
@@ -489,7 +589,7 @@ def main():
         print('total', total)
     else:
         for d in range(1, int(sys.argv[2]) + 1):
-            print('perft %d nodes %d' % (d, perft(b, pos.white, pos.ep, d)))
+            print('perft %d nodes %d' % (d, perft(b, pos.white, pos.ep, st, d)))
 
 
 if __name__ == '__main__':

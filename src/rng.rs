@@ -1,4 +1,4 @@
-//! A tiny seeded random number generator (splitmix64): reproducible self-play without a dependency.
+//! A tiny seeded random number generator (splitmix64): the same numbers from the same seed on every machine, without a dependency.
 
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
