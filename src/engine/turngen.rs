@@ -311,9 +311,30 @@ impl<'a> Gen<'a> {
         };
         let mut out = Vec::new();
         for &kind in kinds {
+            if kind == PartKind::Move && self.later_may_shield(i) {
+                // Royal safety is judged when the turn is complete, and a later part could still
+                // cover the royal piece: every move the pieces can make is a candidate.
+                let mut moves = Vec::new();
+                pos.pseudo_moves(preset, &mut moves);
+                out.extend(moves.into_iter().map(TurnPart::Move));
+                continue;
+            }
             self.candidates_of_kind(pos, kind, from.as_deref(), &mut out);
         }
         Ok(out)
+    }
+
+    /// Whether a part after part `i` could cover an attacked royal piece: a drop between it and
+    /// the attacker, a removal of the attacker, a square taken out of the attacker's line.
+    fn later_may_shield(&self, i: usize) -> bool {
+        self.preset.royal_safety
+            && self
+                .preset
+                .script
+                .turn
+                .iter()
+                .skip(i + 1)
+                .any(|s| s.kinds.iter().any(|k| matches!(k, PartKind::Drop | PartKind::Remove | PartKind::Destroy)))
     }
 
     /// A part's `from`: a list or set (or one value) of squares, or of pieces for a `discard`.

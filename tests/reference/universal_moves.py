@@ -434,6 +434,14 @@ def king_safe(b, white):
     return king not in b or not attacked(b, b.index(king), not white)
 
 
+def with_mover(st, white, hand, rights):
+    """The state st with the mover's reserve and rights replaced."""
+    hw, hb, open_sq, rw, rb = st
+    if white:
+        return (hand, hb, open_sq, rights, rb)
+    return (hw, hand, open_sq, rw, rights)
+
+
 def legal_turns(b, white, ep, st):
     """List of legal turns (mv, drop, new_state) for the side to move.
 
@@ -466,14 +474,9 @@ def legal_turns(b, white, ep, st):
             opens = captured != EMPTY and captured.upper() != 'P' and b[t].upper() != 'P'
             new_open = t if opens else None
             mine = r_w if white else r_b
-
-            def state_after(h, rights_left):
-                if white:
-                    return (h, hb, new_open, rights_left, r_b)
-                return (hw, h, new_open, r_w, rights_left)
-
+            after = (hw, hb, new_open, r_w, r_b)
             if king_safe(b, white):
-                turns.append((mv, None, state_after(hand, mine)))
+                turns.append((mv, None, with_mover(after, white, hand, mine)))
             if mine > 0 and hand:
                 piece = hand[0]
                 rank = 0 if white else 7
@@ -483,7 +486,7 @@ def legal_turns(b, white, ep, st):
                         continue
                     b[d] = piece
                     if king_safe(b, white):
-                        turns.append((mv, (piece, d), state_after(hand[1:], mine - 1)))
+                        turns.append((mv, (piece, d), with_mover(after, white, hand[1:], mine - 1)))
                     b[d] = EMPTY
             unmake(b, mv, undo)
     return turns
