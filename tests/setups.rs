@@ -126,3 +126,40 @@ fn a_drop_from_a_list_with_pieces_drops_only_those() {
     let drops: Vec<String> = g.legal_texts().unwrap().into_iter().filter(|t| t.contains('*')).collect();
     assert_eq!(drops, ["R*a2", "R*b2", "R*c4"]);
 }
+
+/// Whether a side, having the move, could mate at once or take a pawn its owner does not defend.
+fn spoiled(g: &mut Game, side: herald::engine::Side) -> bool {
+    use herald::engine::board::cell;
+    let preset = g.preset.clone();
+    let pawn = preset.kind_by_name("Pawn").expect("a pawn");
+    let moves = g.pos.safe_moves_for(&preset, side);
+    let wins_pawn = moves.iter().any(|m| {
+        let c = g.pos.cells[m.to as usize];
+        cell::is_piece(c) && cell::kind(c) == pawn && !g.pos.attacked(&preset, m.to, side.other())
+    });
+    wins_pawn || !g.pos.checkmates_by(&preset, side).is_empty()
+}
+
+#[test]
+fn universal_setups_obey_the_pregame_rule_which_does_throw_some_away() {
+    use herald::engine::Side;
+    let shipped = herald::repl::load("universal").expect("loads");
+    // The same preset without the pregame rule: the setups it would have kept.
+    let text = herald::presets::shipped("universal").expect("shipped");
+    let rule = "reject \"a side could mate or win a pawn at once\"";
+    assert!(text.contains(rule));
+    let lax = load(&text.replace(rule, ""));
+    let mut thrown_away = 0;
+    for seed in 1..=40 {
+        let mut g = Game::new(shipped.clone(), None, Some(seed)).expect("drawn");
+        assert!(!spoiled(&mut g, Side::White) && !spoiled(&mut g, Side::Black), "seed {seed}: {}", g.fen());
+        let mut first = Game::new(lax.clone(), None, Some(seed)).expect("drawn");
+        if spoiled(&mut first, Side::White) || spoiled(&mut first, Side::Black) {
+            thrown_away += 1;
+            assert_ne!(first.fen(), g.fen(), "seed {seed}");
+        } else {
+            assert_eq!(first.fen(), g.fen(), "seed {seed}: a good first drawing is kept");
+        }
+    }
+    assert!(thrown_away > 0, "some first drawings break the rule");
+}
