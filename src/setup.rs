@@ -9,7 +9,7 @@ use crate::script::hooks;
 pub const DEFAULT_SEED: u64 = 1;
 
 /// Drawings `on setup` may reject in a row before the preset is judged unable to produce a setup.
-pub const MAX_DRAWS: usize = 1000;
+pub const MAX_DRAWS: usize = 100;
 
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SetupError {

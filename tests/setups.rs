@@ -57,7 +57,7 @@ fn a_rejected_setup_is_drawn_again_from_the_declared_setup() {
 fn a_setup_never_accepted_is_a_clear_error() {
     let p = with("on setup {\n    reject \"nothing pleases me\"\n}\n");
     let err = Game::new(p, None, Some(1)).expect_err("no setup").to_string();
-    assert!(err.contains("rejected 1000 setups in a row"), "{err}");
+    assert!(err.contains("rejected 100 setups in a row"), "{err}");
     assert!(err.contains("nothing pleases me"), "{err}");
 }
 
