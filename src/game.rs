@@ -147,6 +147,8 @@ impl Game {
 
     /// Play a typed turn; on any error the position is unchanged.
     pub fn play(&mut self, text: &str) -> Result<String, MoveError> {
+        let expanded = self.expand_short_parts(text)?;
+        let text = expanded.as_str();
         let typed = notation::read(text)?;
         if let Typed::Full(parts) = &typed
             && let [notation::Part::Claim(c)] = parts.as_slice()
@@ -171,6 +173,48 @@ impl Game {
         }
         self.played.push(Played { turn: t, text: shown.clone(), said });
         Ok(shown)
+    }
+
+    /// A turn of several parts may write its move in short notation (`Axd5; q*a8`): each such part
+    /// is replaced by the full notation of the one move of the legal turns it names.
+    fn expand_short_parts(&mut self, text: &str) -> Result<String, MoveError> {
+        if !text.contains(';') {
+            return Ok(text.to_string());
+        }
+        let mut out = Vec::new();
+        let mut moves: Option<Vec<crate::engine::Move>> = None;
+        for seg in text.split(';').map(str::trim) {
+            let Ok(Typed::Short(s)) = notation::read(seg) else {
+                out.push(seg.to_string());
+                continue;
+            };
+            if moves.is_none() {
+                let mut all: Vec<_> = self.turns()?.iter().flat_map(|t| t.moves().collect::<Vec<_>>()).collect();
+                all.sort_unstable_by_key(|m| (m.from, m.to, m.promo, m.flags));
+                all.dedup();
+                moves = Some(all);
+            }
+            let found = notation::match_short(&self.preset, &self.pos, &s, moves.as_deref().unwrap_or_default());
+            match found.as_slice() {
+                [m] => {
+                    let parts = notation::canonical_parts(&self.preset, &self.pos, *m);
+                    out.push(parts.iter().map(notation::part_text).collect::<Vec<_>>().join("; "));
+                }
+                [] => return Err(self.explain_short(&s).unwrap_or_else(|| MoveError::Illegal(s.clone()))),
+                several => {
+                    let mut options: Vec<String> = several
+                        .iter()
+                        .map(|m| {
+                            let p = notation::canonical_parts(&self.preset, &self.pos, *m);
+                            format!("`{}`", p.iter().map(notation::part_text).collect::<Vec<_>>().join("; "))
+                        })
+                        .collect();
+                    options.sort();
+                    return Err(MoveError::Ambiguous { text: s, options: options.join(" or ") });
+                }
+            }
+        }
+        Ok(out.join("; "))
     }
 
     /// Find the one legal turn a typed turn names, or explain why there is none.
