@@ -30,6 +30,8 @@ impl LoadError {
 }
 
 const MAX_EXTENDS_DEPTH: usize = 16;
+/// Castling rights are a bit set in the position.
+const MAX_CASTLES: usize = 64;
 
 /// Load a shipped preset by name, or a `.preset` file by path.
 pub fn load(spec: &str) -> Result<Preset, LoadError> {
@@ -260,15 +262,12 @@ impl Checker {
         if !self.diags.is_empty() {
             return Err((sources, self.diags));
         }
-        let mut kinds = kinds;
-        for c in &castles {
-            kinds[cell::kind(c.king)].cares_virgin = true;
-            kinds[cell::kind(c.rook)].cares_virgin = true;
-        }
+        // Castling pieces' virgin marks are not hashed: the castling rights they add up to are
+        // (`Position::castle_rights`), so that the same FEN always hashes the same.
         let irreversible = moves.iter().map(|ms| ms.iter().all(|b| b.images.iter().all(|&(_, dy)| dy > 0))).collect();
         let cares: Vec<bool> = kinds.iter().map(|k| k.cares_virgin).collect();
         let movement = movement::compile(&geo, &moves, &[], forward);
-        let zobrist = Zobrist::new(geo.cells, &cares);
+        let zobrist = Zobrist::new(geo.cells, &cares, castles.len());
         let setup = setup.unwrap_or_else(|| Spanned::new(String::new(), whole));
         let mut preset = Preset {
             name: m.name.map(|n| n.node).unwrap_or_else(|| stem(&origin)),
@@ -471,6 +470,11 @@ impl Checker {
 
     fn castles(&mut self, m: &Merged, l: &Lookup) -> Vec<Castle> {
         let mut out = Vec::new();
+        if m.castles.len() > MAX_CASTLES
+            && let Some(c) = m.castles.get(MAX_CASTLES)
+        {
+            self.err(c.flag.span, format!("at most {MAX_CASTLES} castling rules"));
+        }
         for c in &m.castles {
             let king = self.label(l, &c.king);
             let rook = self.label(l, &c.rook);

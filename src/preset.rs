@@ -17,7 +17,7 @@ pub struct Kind {
     pub value: i32,
     pub royal: bool,
     pub betza: String,
-    /// Whether having moved changes what the piece may do (initial moves, castling), so it is hashed.
+    /// Whether having moved changes what the piece may do (initial moves), so it is hashed.
     pub cares_virgin: bool,
 }
 

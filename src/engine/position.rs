@@ -71,6 +71,7 @@ pub struct Mark {
     hash: u64,
     royal: [Sq; 2],
     side: Side,
+    castle_rights: u64,
     over: Option<Arc<GameOver>>,
 }
 
@@ -99,6 +100,8 @@ pub struct Position {
     pub over: Option<Arc<GameOver>>,
     /// Last known square of each side's royal piece.
     royal: [Sq; 2],
+    /// Which castling rules still have both pieces unmoved (bit per rule), as of the last turn's end.
+    castle_rights: u64,
     /// Codes of royal pieces (bits).
     royal_codes: u128,
     /// Royal pieces on the board per side.
@@ -153,6 +156,7 @@ impl Position {
             state: globals.iter().map(|g| g.init.clone()).collect(),
             over: None,
             royal: [0; 2],
+            castle_rights: 0,
             royal_codes,
             royal_n: [0; 2],
             state_hashed: globals.iter().map(|g| g.state).collect(),
@@ -264,6 +268,8 @@ impl Position {
         if self.ep.hashed {
             h ^= z.ep(self.ep.squares[0]);
         }
+        self.castle_rights = self.castle_rights_now(preset);
+        h ^= z.castle_rights(self.castle_rights);
         for (i, v) in self.state.iter().enumerate() {
             if self.state_hashed[i] {
                 h ^= Self::state_key(i, v);
@@ -377,6 +383,7 @@ impl Position {
             hash: self.hash,
             royal: self.royal,
             side: self.side,
+            castle_rights: self.castle_rights,
             over: self.over.clone(),
         }
     }
@@ -428,6 +435,7 @@ impl Position {
         self.hash = m.hash;
         self.royal = m.royal;
         self.side = m.side;
+        self.castle_rights = m.castle_rights;
         if self.over.is_some() || m.over.is_some() {
             self.over.clone_from(&m.over);
         }
@@ -542,6 +550,13 @@ impl Position {
         if self.ep.hashed {
             self.hash ^= z.ep(self.ep.squares[0]);
         }
+        if !preset.castles.is_empty() {
+            let rights = self.castle_rights_now(preset);
+            if rights != self.castle_rights {
+                self.hash ^= z.castle_rights(rights ^ self.castle_rights);
+                self.castle_rights = rights;
+            }
+        }
         self.halfmove = if self.reset { 0 } else { self.halfmove + 1 };
         if self.side == Side::Black {
             self.fullmove += 1;
@@ -549,6 +564,19 @@ impl Position {
         self.side = self.side.other();
         self.hash ^= z.black_to_move;
         self.in_turn = false;
+    }
+
+    /// The castling rules whose king and rook both stand unmoved on their squares.
+    fn castle_rights_now(&self, preset: &Preset) -> u64 {
+        let mut rights = 0;
+        for (i, c) in preset.castles.iter().enumerate() {
+            if self.cells[c.king_from as usize] == c.king | cell::VIRGIN
+                && self.cells[c.rook_from as usize] == c.rook | cell::VIRGIN
+            {
+                rights |= 1 << i;
+            }
+        }
+        rights
     }
 
     /// Take back the last turn.

@@ -9,6 +9,8 @@ pub struct Zobrist {
     pieces: Vec<u64>,
     pub black_to_move: u64,
     ep: Vec<u64>,
+    /// Per castling rule: its right is intact.
+    castles: Vec<u64>,
 }
 
 struct SplitMix(u64);
@@ -25,7 +27,7 @@ impl SplitMix {
 
 impl Zobrist {
     /// `cares[kind]`: whether a kind's virgin flag is part of the position.
-    pub fn new(cells: usize, cares: &[bool]) -> Zobrist {
+    pub fn new(cells: usize, cares: &[bool], castles: usize) -> Zobrist {
         let mut rng = SplitMix(0x4845_5241_4C44);
         let mut pieces = vec![0u64; 256 * cells];
         for code in 0..128usize {
@@ -45,7 +47,8 @@ impl Zobrist {
         }
         let black_to_move = rng.next();
         let ep = (0..cells).map(|_| rng.next()).collect();
-        Zobrist { cells, pieces, black_to_move, ep }
+        let castles = (0..castles).map(|_| rng.next()).collect();
+        Zobrist { cells, pieces, black_to_move, ep, castles }
     }
 
     #[inline]
@@ -56,5 +59,10 @@ impl Zobrist {
     #[inline]
     pub fn ep(&self, sq: u16) -> u64 {
         self.ep[sq as usize]
+    }
+
+    /// The keys of the castling rights in a bit set (rule `i` is bit `i`).
+    pub fn castle_rights(&self, rights: u64) -> u64 {
+        self.castles.iter().enumerate().filter(|(i, _)| rights >> i & 1 != 0).fold(0, |h, (_, k)| h ^ k)
     }
 }
