@@ -77,9 +77,9 @@ fn check_every_turn(game: &mut Game, legal: &[herald::engine::turn::Turn], at: &
     }
 }
 
-/// FEN out then in gives the same position: pieces, side, clocks, hands and state. (Not its history,
-/// which a FEN does not hold, nor the cells' castling marks on rooks whose king has moved: the FEN
-/// keeps only the rights, so those marks and the hash may differ; reading back is then a fixed point.)
+/// FEN out then in gives the same position: pieces, side, clocks, hands, state and hash. (Not its
+/// history, which a FEN does not hold, nor the cells' castling marks on rooks whose king has moved:
+/// the FEN keeps only the rights, which is what the hash holds too.)
 fn check_fen_round_trip(preset: &Preset, pos: &Position, at: &str) {
     let out = fen::write(preset, pos);
     let back = fen::parse(preset, &out).unwrap_or_else(|e| panic!("{at}: own FEN `{out}` does not parse: {e}"));
@@ -91,6 +91,7 @@ fn check_fen_round_trip(preset: &Preset, pos: &Position, at: &str) {
         s
     };
     assert_eq!(comparable(pos), comparable(&back), "{at}: the position read back from `{out}` differs");
+    assert_eq!(pos.hash, back.hash, "{at}: the position read back from `{out}` hashes differently");
     let again = fen::parse(preset, &out).expect("parses twice");
     assert_eq!(snapshot(preset, &again), snapshot(preset, &back), "{at}: reading `{out}` is not deterministic");
 }

@@ -248,6 +248,11 @@ fn castling(preset: &Preset, field: &str, pos: &mut Position) -> Result<(), FenE
     if field == "-" {
         return Ok(());
     }
+    // A preset without castling has nothing to grant: a chess FEN's `KQkq` means nothing here, and
+    // refusing it would only get in the way of positions carried over from other tools.
+    if preset.castles.is_empty() && field.chars().all(|c| c.is_ascii_alphabetic()) {
+        return Ok(());
+    }
     for flag in field.chars() {
         let rule =
             preset.castles.iter().find(|c| c.flag == flag).ok_or_else(|| {
