@@ -216,8 +216,10 @@ impl Position {
                 break;
             }
         }
-        t.special.iter().any(|&(code, s)| self.special_attack(preset, sq as Sq, code, &s))
-            || t.ray_codes.iter().any(|&code| self.ray_attack(preset, sq as Sq, code, by))
+        // The slow paths scan the board for their piece: only for pieces that are on it.
+        let present = |code: u8| self.counts[cell::code(code) as usize] > 0;
+        t.special.iter().any(|&(code, s)| present(code) && self.special_attack(preset, sq as Sq, code, &s))
+            || t.ray_codes.iter().any(|&code| present(code) && self.ray_attack(preset, sq as Sq, code, by))
     }
 
     /// Whether a piece of this code attacks `target` along one of its compiled paths.
@@ -285,6 +287,9 @@ impl Position {
 
     /// The slow path: lame, hopping or initial-only captures, checked from every piece of that code.
     fn special_attack(&self, preset: &Preset, target: Sq, code: u8, s: &Step) -> bool {
+        if s.flags & flag::HOP != 0 && s.path_len == 0 {
+            return self.hop_attack(preset, target, code, s);
+        }
         preset.geo.squares.iter().any(|&from| {
             let c = self.cells[from as usize];
             if cell::code(c) != code || (s.flags & flag::INITIAL != 0 && c & cell::VIRGIN == 0) {
@@ -292,6 +297,32 @@ impl Position {
             }
             self.capture_squares(preset, from, s, &mut |to| to == target)
         })
+    }
+
+    /// A hopper's capture seen from its target: back along the line, past empty squares to the screen,
+    /// past empty squares again to the only piece that could hop onto the target that way.
+    fn hop_attack(&self, preset: &Preset, target: Sq, code: u8, s: &Step) -> bool {
+        let mut at = target as i32;
+        let mut screened = false;
+        let mut steps = 0u32;
+        loop {
+            at -= s.delta as i32;
+            steps += 1;
+            let c = self.cells[at as usize];
+            if c == cell::OFF || c == cell::HOLE {
+                return false;
+            }
+            if c == cell::EMPTY {
+                continue;
+            }
+            if !screened {
+                screened = true;
+                continue;
+            }
+            return cell::code(c) == code
+                && (s.flags & flag::INITIAL == 0 || c & cell::VIRGIN != 0)
+                && steps <= s.range_from(&preset.movement, at as usize) as u32;
+        }
     }
 
     /// Whether any royal piece of `side` is attacked.
