@@ -59,7 +59,7 @@ fn a_session_plays_undoes_saves_and_reopens() {
     assert_eq!(
         text(&out.stdout),
         "opened Chess - a game saved from the REPL: 4 turns; expect holds\n\
-         1. P f2-f3\n2. p e7-e5\n3. P g2-g4\n4. q d8-h4\nundid q d8-h4\n\
+         1. P f2-f3 p e7-e5\n2. P g2-g4 q d8-h4\nundid q d8-h4\n\
          rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2\n"
     );
     let out = herald(&["test", "fools.yaml"], "", &dir);

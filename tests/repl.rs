@@ -230,7 +230,11 @@ fn trace_shows_the_hooks_of_played_turns() {
 fn history_is_numbered() {
     let mut r = repl();
     run(&mut r, &["e4", "e5", "Nf3"]);
-    assert_eq!(r.execute("history"), Ok("1. P e2-e4\n2. p e7-e5\n3. N g1-f3".into()));
+    assert_eq!(r.execute("history"), Ok("1. P e2-e4 p e7-e5\n2. N g1-f3".into()));
+    // From a position with Black to move, numbered as its FEN counts.
+    r.execute("setfen 4k3/4p3/8/8/8/8/8/4K3 b - - 0 7").expect("setfen");
+    run(&mut r, &["e5", "Kd2", "Kd8"]);
+    assert_eq!(r.execute("history"), Ok("7... p e7-e5\n8. K e1-d2 k e8-d8".into()));
 }
 
 #[test]

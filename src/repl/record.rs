@@ -19,9 +19,28 @@ fn turns(n: usize) -> String {
     if n == 1 { "1 turn".into() } else { format!("{n} turns") }
 }
 
-/// `1. P e2-e4`, `2. p e7-e5`, ...: one line per turn.
+/// `1. P e2-e4 p e7-e5`, `2. N g1-f3`: one line per move number, as the FEN counts them
+/// (`1... p e7-e5` when the game began with Black to move).
 pub fn numbered(game: &Game) -> Vec<String> {
-    turn_texts(game).iter().enumerate().map(|(i, t)| format!("{}. {t}", i + 1)).collect()
+    let (mut number, mut side) = match crate::engine::fen::parse(&game.preset, &game.start_fen) {
+        Ok(p) => (p.fullmove, p.side),
+        Err(_) => (1, crate::engine::Side::White),
+    };
+    let mut lines: Vec<String> = Vec::new();
+    for t in turn_texts(game) {
+        match side {
+            crate::engine::Side::White => lines.push(format!("{number}. {t}")),
+            crate::engine::Side::Black => {
+                match lines.last_mut() {
+                    Some(line) if line.starts_with(&format!("{number}. ")) => line.push_str(&format!(" {t}")),
+                    _ => lines.push(format!("{number}... {t}")),
+                }
+                number += 1;
+            }
+        }
+        side = side.other();
+    }
+    lines
 }
 
 /// The start FEN when it is not the preset's own setup.
