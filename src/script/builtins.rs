@@ -241,7 +241,7 @@ impl Interp<'_> {
         moves.into_iter().map(|m| move_part(self.preset, &self.pos.cells, victim, m)).collect()
     }
 
-    pub(super) fn builtin(&mut self, b: Builtin, v: Vec<Value>, args: &[Code], span: Span) -> R<Value> {
+    pub(super) fn builtin(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
         use Builtin::*;
         let (preset, geo) = (self.preset, &self.preset.geo);
         if TABLE.iter().any(|t| t.1 == b && t.4) && !self.mutate {
@@ -405,7 +405,7 @@ impl Interp<'_> {
             Set => Value::set_of(self.items(&v[0], &args[0])?),
             Add => match &v[0] {
                 Value::List(x) => Value::List(Arc::new(x.iter().cloned().chain([v[1].clone()]).collect())),
-                Value::Set(x) => Value::set_of(x.iter().cloned().chain([v[1].clone()]).collect()),
+                Value::Set(x) => set_with(x, &v[0], &v[1]),
                 other => return Err(fail(args[0].span, format!("cannot add to {}", other.type_name()))),
             },
             Discard => match &v[0] {
@@ -435,7 +435,7 @@ impl Interp<'_> {
             },
             Abs => Value::Int(self.int(&v[0], &args[0])?.checked_abs().ok_or_else(|| fail(span, "integer overflow"))?),
             Min | Max => {
-                let items = if v.len() == 1 { self.items(&v[0], &args[0])? } else { v.clone() };
+                let items = if v.len() == 1 { self.items(&v[0], &args[0])? } else { v.to_vec() };
                 let best = if b == Min { items.into_iter().min() } else { items.into_iter().max() };
                 best.unwrap_or_default()
             }
@@ -504,5 +504,19 @@ impl Interp<'_> {
         };
         self.charge(span, &out)?;
         Ok(out)
+    }
+}
+
+/// A set with one more item, inserted in order (the set itself when it holds the item already).
+fn set_with(items: &[Value], set: &Value, item: &Value) -> Value {
+    match items.binary_search(item) {
+        Ok(_) => set.clone(),
+        Err(at) => {
+            let mut out = Vec::with_capacity(items.len() + 1);
+            out.extend_from_slice(&items[..at]);
+            out.push(item.clone());
+            out.extend_from_slice(&items[at..]);
+            Value::Set(Arc::new(out))
+        }
     }
 }

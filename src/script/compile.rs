@@ -261,6 +261,10 @@ impl<'a> Compiler<'a> {
                 }
             },
             ExprKind::Ident(name) => self.ident(name, e.span),
+            // An empty literal is one shared value, so that `x = {}` allocates nothing.
+            ExprKind::List(items) if items.is_empty() => Ex::Const(Value::List(Default::default())),
+            ExprKind::Set(items) if items.is_empty() => Ex::Const(Value::Set(Default::default())),
+            ExprKind::Map(items) if items.is_empty() => Ex::Const(Value::Map(Default::default())),
             ExprKind::List(items) => Ex::List(items.iter().map(|i| self.expr(i)).collect()),
             ExprKind::Set(items) => Ex::Set(items.iter().map(|i| self.expr(i)).collect()),
             ExprKind::Map(items) => Ex::Map(items.iter().map(|(k, v)| (self.expr(k), self.expr(v))).collect()),

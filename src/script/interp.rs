@@ -9,6 +9,7 @@ use crate::engine::{GameOver, Position};
 use crate::preset::Preset;
 use crate::syntax::Span;
 use crate::syntax::script::BinOp;
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// Steps (statements and expressions evaluated) one hook call may take.
@@ -83,11 +84,45 @@ pub struct Interp<'a> {
     /// Local slots of all active frames; a frame is a window starting at `base`.
     locals: Vec<Value>,
     base: usize,
+    /// Argument buffers for built-in calls, reused so that a call allocates nothing.
+    args: Vec<Vec<Value>>,
+}
+
+/// The buffers of a finished run, kept for the next: hooks run at every node of a perft.
+#[derive(Default)]
+struct Scratch {
+    locals: Vec<Value>,
+    loops: Vec<Span>,
+    args: Vec<Vec<Value>>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Vec<Scratch>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Drop for Interp<'_> {
+    fn drop(&mut self) {
+        let mut s = Scratch {
+            locals: std::mem::take(&mut self.locals),
+            loops: std::mem::take(&mut self.loops),
+            args: std::mem::take(&mut self.args),
+        };
+        s.locals.clear();
+        s.loops.clear();
+        SCRATCH.with(|pool| {
+            if let Ok(mut pool) = pool.try_borrow_mut()
+                && pool.len() < 8
+            {
+                pool.push(s);
+            }
+        });
+    }
 }
 
 impl<'a> Interp<'a> {
     pub fn new(preset: &'a Preset, pos: &'a mut Position, where_: &'a str) -> Interp<'a> {
         let mover = pos.side;
+        let scratch = SCRATCH.with(|pool| pool.try_borrow_mut().ok().and_then(|mut p| p.pop())).unwrap_or_default();
         Interp {
             preset,
             pos,
@@ -100,9 +135,10 @@ impl<'a> Interp<'a> {
             steps: 0,
             depth: 0,
             mem: 0,
-            loops: Vec::new(),
-            locals: Vec::new(),
+            loops: scratch.loops,
+            locals: scratch.locals,
             base: 0,
+            args: scratch.args,
         }
     }
 
@@ -116,16 +152,23 @@ impl<'a> Interp<'a> {
     }
 
     fn call(&mut self, body: &Body, args: Vec<Value>, at: Span) -> R<Value> {
+        let base = self.locals.len();
+        self.locals.extend(args);
+        self.enter(body, base, at)
+    }
+
+    /// Run a body whose arguments are already on the locals stack from `base` on.
+    fn enter(&mut self, body: &Body, base: usize, at: Span) -> R<Value> {
         if self.depth >= MAX_DEPTH {
+            self.locals.truncate(base);
             return Err(fail(at, format!("calls nest deeper than {MAX_DEPTH} levels (runaway recursion?)")));
         }
         self.depth += 1;
         let saved = self.base;
-        self.base = self.locals.len();
-        self.locals.extend(args);
-        self.locals.resize(self.base + body.locals as usize, Value::None);
+        self.base = base;
+        self.locals.resize(base + body.locals as usize, Value::None);
         let r = self.block(&body.ops);
-        self.locals.truncate(self.base);
+        self.locals.truncate(base);
         self.base = saved;
         self.depth -= 1;
         match r? {
@@ -185,35 +228,7 @@ impl<'a> Interp<'a> {
                 }
                 return self.block(otherwise);
             }
-            St::For(slot, e, body) => {
-                let items: Vec<Value> = match self.eval(e)? {
-                    Value::List(v) | Value::Set(v) => v.to_vec(),
-                    Value::Map(m) => m.iter().map(|(k, _)| k.clone()).collect(),
-                    Value::Int(n) => {
-                        // The loop's items are made up front, so they count like `range(0, n)`.
-                        if n > MAX_MEMORY.saturating_sub(self.mem) as i64 {
-                            return Err(fail(e.span, format!("a loop over {n} is larger than the memory budget")));
-                        }
-                        self.mem += n.max(0) as usize;
-                        (0..n.max(0)).map(Value::Int).collect()
-                    }
-                    other => return Err(fail(e.span, format!("cannot loop over {}", other.type_name()))),
-                };
-                self.loops.push(op.span);
-                for item in items {
-                    self.step(op.span)?;
-                    self.locals[self.base + *slot as usize] = item;
-                    match self.block(body)? {
-                        Flow::Break => break,
-                        Flow::Return(v) => {
-                            self.loops.pop();
-                            return Ok(Flow::Return(v));
-                        }
-                        _ => {}
-                    }
-                }
-                self.loops.pop();
-            }
+            St::For(slot, e, body) => return self.for_loop(op.span, *slot as usize, e, body),
             St::While(cond, body) => {
                 self.loops.push(op.span);
                 while self.eval(cond)?.truthy() {
@@ -266,6 +281,41 @@ impl<'a> Interp<'a> {
         Ok(Flow::Next)
     }
 
+    /// `for`: the items are read from the collection as the loop goes (it cannot change meanwhile).
+    fn for_loop(&mut self, span: Span, slot: usize, e: &Code, body: &[Op]) -> R<Flow> {
+        match self.eval(e)? {
+            Value::List(v) | Value::Set(v) => self.each(span, slot, body, v.len(), |i| v[i].clone()),
+            Value::Map(m) => self.each(span, slot, body, m.len(), |i| m[i].0.clone()),
+            Value::Int(n) => {
+                // The loop's items count like `range(0, n)`.
+                if n > MAX_MEMORY.saturating_sub(self.mem) as i64 {
+                    return Err(fail(e.span, format!("a loop over {n} is larger than the memory budget")));
+                }
+                self.mem += n.max(0) as usize;
+                self.each(span, slot, body, n.max(0) as usize, |i| Value::Int(i as i64))
+            }
+            other => Err(fail(e.span, format!("cannot loop over {}", other.type_name()))),
+        }
+    }
+
+    fn each(&mut self, span: Span, slot: usize, body: &[Op], n: usize, item: impl Fn(usize) -> Value) -> R<Flow> {
+        self.loops.push(span);
+        for i in 0..n {
+            self.step(span)?;
+            self.locals[self.base + slot] = item(i);
+            match self.block(body)? {
+                Flow::Break => break,
+                Flow::Return(v) => {
+                    self.loops.pop();
+                    return Ok(Flow::Return(v));
+                }
+                _ => {}
+            }
+        }
+        self.loops.pop();
+        Ok(Flow::Next)
+    }
+
     pub(super) fn eval(&mut self, c: &Code) -> R<Value> {
         self.step(c.span)?;
         Ok(match &c.ex {
@@ -314,13 +364,24 @@ impl<'a> Interp<'a> {
                 self.binary(*op, l, r, c.span)?
             }
             Ex::Builtin(b, args) => {
-                let vals = args.iter().map(|e| self.eval(e)).collect::<R<Vec<_>>>()?;
-                self.builtin(*b, vals, args, c.span)?
+                let mut vals = self.args.pop().unwrap_or_default();
+                for e in args {
+                    vals.push(self.eval(e)?);
+                }
+                let r = self.builtin(*b, &vals, args, c.span);
+                vals.clear();
+                self.args.push(vals);
+                r?
             }
             Ex::Call(f, args) => {
-                let vals = args.iter().map(|e| self.eval(e)).collect::<R<Vec<_>>>()?;
+                // The arguments go straight onto the locals stack, where the callee's frame begins.
+                let base = self.locals.len();
+                for e in args {
+                    let v = self.eval(e)?;
+                    self.locals.push(v);
+                }
                 let preset = self.preset;
-                self.call(&preset.script.funcs[*f as usize], vals, c.span)?
+                self.enter(&preset.script.funcs[*f as usize], base, c.span)?
             }
             Ex::Field(e, f) => {
                 let v = self.eval(e)?;
