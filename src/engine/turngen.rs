@@ -27,6 +27,9 @@ struct Gen<'a> {
     preset: &'a Preset,
     mover: Side,
     said: Option<&'a mut Vec<String>>,
+    /// The cell-change count right after a move part taken from freshly generated legal moves:
+    /// while the board has not changed since, the mover's royal piece is known to be safe.
+    safe_at: Option<usize>,
 }
 
 /// Call `visit` with the position after each legal turn (and the turn); the position is restored after.
@@ -42,7 +45,7 @@ pub fn for_each_turn(pos: &mut Position, preset: &Preset, visit: &mut Visit) -> 
         }
         return Ok(());
     }
-    let mut g = Gen { preset, mover: pos.side, said: None };
+    let mut g = Gen { preset, mover: pos.side, said: None, safe_at: None };
     pos.begin_turn();
     let r = g.start(pos).and_then(|ok| if ok { g.parts(pos, 0, &mut Turn::default(), visit) } else { Ok(()) });
     pos.unmake();
@@ -73,7 +76,7 @@ pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<Str
         }
         return Ok(());
     }
-    let mut g = Gen { preset, mover: pos.side, said: Some(said) };
+    let mut g = Gen { preset, mover: pos.side, said: Some(said), safe_at: None };
     pos.begin_turn();
     let r = g.play(pos, turn);
     match r {
@@ -91,7 +94,7 @@ pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<Str
 
 /// Play a turn with every hook and take it back: why a rule refuses it, if one does.
 pub fn trial(pos: &mut Position, preset: &Preset, turn: &Turn) -> Result<Option<String>, ScriptError> {
-    let mut g = Gen { preset, mover: pos.side, said: None };
+    let mut g = Gen { preset, mover: pos.side, said: None, safe_at: None };
     pos.begin_turn();
     let r = g.play(pos, turn);
     pos.unmake();
@@ -162,6 +165,7 @@ impl<'a> Gen<'a> {
         let before = pos.mark();
         let r = self.candidates_of(pos, i, kinds, turn, visit);
         pos.undo_to(&before);
+        self.safe_at = None;
         if r? || !if_possible {
             return Ok(());
         }
@@ -179,28 +183,34 @@ impl<'a> Gen<'a> {
         // Generated before `on before` runs, so that a hook asking for the legal moves gets them
         // from the cache instead of generating them again.
         let cands = self.candidates(pos, i, kinds)?;
+        let fresh = pos.cell_changes();
         if self.before(pos, kinds)?.is_some() {
             return Ok(!cands.is_empty());
         }
         let had = !cands.is_empty();
+        let legal = pos.cell_changes() == fresh;
         for c in cands {
             let m = pos.mark();
-            if self.step(pos, c)?.is_none() {
+            if self.step(pos, c, legal)?.is_none() {
                 turn.push(c);
                 let r = self.parts(pos, i + 1, turn, visit);
                 turn.pop();
                 r?;
             }
             pos.undo_to(&m);
+            self.safe_at = None;
         }
         Ok(had)
     }
 
     /// Apply one part and run its hooks; `Some(reason)` if a hook refused it (the caller undoes).
-    fn step(&mut self, pos: &mut Position, c: TurnPart) -> Result<Option<String>, ScriptError> {
+    /// `legal`: the candidates were generated on the board as it is (no hook has changed it since).
+    fn step(&mut self, pos: &mut Position, c: TurnPart, legal: bool) -> Result<Option<String>, ScriptError> {
         let preset = self.preset;
         let pv = part_value(preset, pos, c);
         apply_raw(preset, pos, c);
+        let legal_move = legal && matches!(c, TurnPart::Move(_));
+        self.safe_at = legal_move.then(|| pos.cell_changes());
         pos.log_part(pv);
         let hooks = &preset.script.hooks;
         let k = pv.kind as usize;
@@ -227,7 +237,7 @@ impl<'a> Gen<'a> {
     /// `Some(reason)` if the turn may not end this way.
     fn end(&mut self, pos: &mut Position) -> Result<Option<String>, ScriptError> {
         let preset = self.preset;
-        if preset.royal_safety && pos.in_check(preset, self.mover) {
+        if preset.royal_safety && !self.known_safe(pos) && pos.in_check(preset, self.mover) {
             return Ok(Some(ROYAL_UNSAFE.into()));
         }
         let hooks = &preset.script.hooks;
@@ -244,12 +254,17 @@ impl<'a> Gen<'a> {
                 return Ok(Some(why));
             }
         }
-        if preset.royal_safety && pos.in_check(preset, self.mover) {
+        if preset.royal_safety && !self.known_safe(pos) && pos.in_check(preset, self.mover) {
             return Ok(Some(ROYAL_UNSAFE.into()));
         }
         self.reset_vars(pos);
         pos.end_turn(preset);
         Ok(None)
+    }
+
+    /// Whether the board is still as a legal move part left it (so no royal piece of the mover is attacked).
+    fn known_safe(&self, pos: &Position) -> bool {
+        self.safe_at == Some(pos.cell_changes())
     }
 
     fn finish(&mut self, pos: &mut Position, turn: &Turn, visit: &mut Visit) -> Result<(), ScriptError> {
@@ -291,7 +306,7 @@ impl<'a> Gen<'a> {
             if let Some(why) = self.before(pos, kinds)? {
                 return Ok(Some(why));
             }
-            if let Some(why) = self.step(pos, c)? {
+            if let Some(why) = self.step(pos, c, false)? {
                 return Ok(Some(why));
             }
         }
