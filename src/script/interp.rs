@@ -1,5 +1,6 @@
 //! The tree-walking interpreter, with the sandbox's budgets: steps, call depth and memory.
 
+use super::builtins::Builtin;
 use super::ir::{Body, Code, Ex, Field, Op, St};
 use super::value::{PartVal, Value};
 use crate::diag::Diagnostic;
@@ -213,8 +214,11 @@ impl<'a> Interp<'a> {
         self.step(op.span)?;
         match &op.st {
             St::SetLocal(i, e) => {
-                let v = self.eval(e)?;
-                self.locals[self.base + *i as usize] = v;
+                let slot = self.base + *i as usize;
+                if !self.add_to_local(slot, *i, e)? {
+                    let v = self.eval(e)?;
+                    self.locals[slot] = v;
+                }
             }
             St::SetGlobal(i, e) => {
                 let v = self.eval(e)?;
@@ -279,6 +283,35 @@ impl<'a> Interp<'a> {
             }
         }
         Ok(Flow::Next)
+    }
+
+    /// `x = add(x, item)` on a list or set: the item goes into x's own storage when nothing else
+    /// shares it, so a loop that builds a collection is linear, not quadratic. Same steps and
+    /// memory charge as the general path; false when the statement is not of that form.
+    fn add_to_local(&mut self, slot: usize, i: u16, e: &Code) -> R<bool> {
+        let Ex::Builtin(Builtin::Add, args) = &e.ex else { return Ok(false) };
+        if args.len() != 2
+            || !matches!(args[0].ex, Ex::Local(j) if j == i)
+            || !matches!(self.locals[slot], Value::List(_) | Value::Set(_))
+        {
+            return Ok(false);
+        }
+        self.step(e.span)?;
+        self.step(args[0].span)?;
+        let item = self.eval(&args[1])?;
+        let mut cur = std::mem::take(&mut self.locals[slot]);
+        match &mut cur {
+            Value::List(items) => Arc::make_mut(items).push(item),
+            Value::Set(items) => {
+                if let Err(at) = items.binary_search(&item) {
+                    Arc::make_mut(items).insert(at, item);
+                }
+            }
+            _ => {}
+        }
+        self.charge(e.span, &cur)?;
+        self.locals[slot] = cur;
+        Ok(true)
     }
 
     /// `for`: the items are read from the collection as the loop goes (it cannot change meanwhile).
