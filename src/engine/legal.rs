@@ -6,14 +6,14 @@ use super::position::{Move, Position, mflag};
 use super::side::Side;
 use crate::preset::Preset;
 
-/// Pieces of the mover that stand between its royal piece and an enemy rider; `None` = too many to list.
-struct Pins {
+/// Pieces that alone stand between a royal piece and an enemy rider; `None` = too many to list.
+pub(crate) struct Pins {
     squares: [Sq; 16],
     n: usize,
 }
 
 impl Pins {
-    fn contains(&self, sq: Sq) -> bool {
+    pub(crate) fn contains(&self, sq: Sq) -> bool {
         self.squares[..self.n].contains(&sq)
     }
 }
@@ -44,7 +44,7 @@ impl Position {
         let pins = royal.and_then(|k| {
             let t = &preset.movement.attacks[them];
             let simple = t.special.is_empty() && t.ray_codes.is_empty();
-            (simple && !self.attacked(preset, k, them)).then(|| self.pinned(preset, k, us)).flatten()
+            (simple && !self.attacked(preset, k, them)).then(|| self.blockers(preset, k, us, false)).flatten()
         });
         let mut i = 0;
         while i < out.len() {
@@ -129,8 +129,21 @@ impl Position {
         self.cells[sq as usize] = new;
     }
 
-    /// The pieces of `us` that alone stand between its royal piece on `k` and an enemy rider.
-    fn pinned(&self, preset: &Preset, k: Sq, us: Side) -> Option<Pins> {
+    /// The squares whose piece (of either side) alone stands between the royal piece of `us` and an
+    /// enemy rider: emptying any other square cannot expose it, if it is not attacked now. `None`
+    /// when that is not so simple to tell (several royals, lame or hopping attackers).
+    pub(crate) fn sole_blockers(&self, preset: &Preset, us: Side) -> Option<Pins> {
+        let k = self.royal_square(us)?;
+        let t = &preset.movement.attacks[us.other()];
+        if !t.special.is_empty() || !t.ray_codes.is_empty() {
+            return None;
+        }
+        self.blockers(preset, k, us, true)
+    }
+
+    /// The pieces of `us` (or with `any`, of either side) that alone stand between the royal piece
+    /// on `k` and an enemy rider.
+    fn blockers(&self, preset: &Preset, k: Sq, us: Side, any: bool) -> Option<Pins> {
         let mut pins = Pins { squares: [0; 16], n: 0 };
         for r in &preset.movement.attacks[us.other()].rides {
             let mut s = k as i32;
@@ -144,7 +157,7 @@ impl Position {
                     continue;
                 }
                 match blocker {
-                    None if cell::is_side(c, us) => blocker = Some(s as Sq),
+                    None if cell::is_side(c, us) || (any && cell::is_piece(c)) => blocker = Some(s as Sq),
                     Some(b) if cell::is_side(c, us.other()) && rides_to(preset, r, c, dist, s as usize) => {
                         if pins.n == pins.squares.len() {
                             return None;

@@ -2,6 +2,7 @@
 //! Generation and play share one path, so a turn that was listed plays exactly as it was judged.
 
 use super::board::{Sq, cell};
+use super::legal::Pins;
 use super::position::{Move, Position};
 use super::side::Side;
 use super::turn::{Turn, TurnPart, apply_raw};
@@ -30,6 +31,10 @@ struct Gen<'a> {
     /// The cell-change count right after a move part taken from freshly generated legal moves:
     /// while the board has not changed since, the mover's royal piece is known to be safe.
     safe_at: Option<usize>,
+    /// Only counting the turns (the last ply of a bulk perft): quiet hooks at the turn's end are skipped.
+    leaf: bool,
+    /// Turns counted without playing them out, in `leaf` mode.
+    counted: u64,
 }
 
 /// Call `visit` with the position after each legal turn (and the turn); the position is restored after.
@@ -45,11 +50,38 @@ pub fn for_each_turn(pos: &mut Position, preset: &Preset, visit: &mut Visit) -> 
         }
         return Ok(());
     }
-    let mut g = Gen { preset, mover: pos.side, said: None, safe_at: None };
+    let mut g = Gen { preset, mover: pos.side, said: None, safe_at: None, leaf: false, counted: 0 };
     pos.begin_turn();
     let r = g.start(pos).and_then(|ok| if ok { g.parts(pos, 0, &mut Turn::default(), visit) } else { Ok(()) });
     pos.unmake();
     r
+}
+
+/// How many legal turns the side to move has: like counting [`for_each_turn`]'s visits, but the
+/// last part's candidates are counted without being played when nothing after them could refuse
+/// one (quiet hooks, royal safety known), and hooks that can neither refuse a turn nor change the
+/// board are not run at the turn's end. For the last ply of a bulk perft.
+pub fn count_turns(pos: &mut Position, preset: &Preset) -> Result<u64, ScriptError> {
+    if !preset.script.active {
+        let mut moves = Vec::new();
+        pos.legal_moves(preset, &mut moves);
+        return Ok(moves.len() as u64);
+    }
+    let mut g = Gen { preset, mover: pos.side, said: None, safe_at: None, leaf: true, counted: 0 };
+    let mut visited = 0;
+    pos.begin_turn();
+    let r = g.start(pos).and_then(|ok| {
+        if ok {
+            g.parts(pos, 0, &mut Turn::default(), &mut |_, _| {
+                visited += 1;
+                Ok(())
+            })
+        } else {
+            Ok(())
+        }
+    });
+    pos.unmake();
+    r.map(|()| visited + g.counted)
 }
 
 /// Every legal turn of the side to move.
@@ -76,7 +108,7 @@ pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<Str
         }
         return Ok(());
     }
-    let mut g = Gen { preset, mover: pos.side, said: Some(said), safe_at: None };
+    let mut g = Gen { preset, mover: pos.side, said: Some(said), safe_at: None, leaf: false, counted: 0 };
     pos.begin_turn();
     let r = g.play(pos, turn);
     match r {
@@ -94,7 +126,7 @@ pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<Str
 
 /// Play a turn with every hook and take it back: why a rule refuses it, if one does.
 pub fn trial(pos: &mut Position, preset: &Preset, turn: &Turn) -> Result<Option<String>, ScriptError> {
-    let mut g = Gen { preset, mover: pos.side, said: None, safe_at: None };
+    let mut g = Gen { preset, mover: pos.side, said: None, safe_at: None, leaf: false, counted: 0 };
     pos.begin_turn();
     let r = g.play(pos, turn);
     pos.unmake();
@@ -189,6 +221,14 @@ impl<'a> Gen<'a> {
         }
         let had = !cands.is_empty();
         let legal = pos.cell_changes() == fresh;
+        let mut cands = cands;
+        if self.leaf && i + 1 == self.part_count() {
+            let before = cands.len();
+            let safe_removals = kinds.contains(&PartKind::Remove) && self.known_safe(pos);
+            let blockers = if safe_removals { pos.sole_blockers(self.preset, self.mover) } else { None };
+            cands.retain(|&c| !self.countable(pos, c, legal, blockers.as_ref()));
+            self.counted += (before - cands.len()) as u64;
+        }
         for c in cands {
             let m = pos.mark();
             if self.step(pos, c, legal)?.is_none() {
@@ -262,6 +302,35 @@ impl<'a> Gen<'a> {
         Ok(None)
     }
 
+    /// In `leaf` mode, whether a candidate of the last part is sure to make a legal turn: no hook
+    /// after it could refuse it, and the mover's royal piece is known to stay safe.
+    /// `blockers`: when the board is safe now, the squares whose emptying could expose the royal piece.
+    fn countable(&self, pos: &Position, c: TurnPart, legal: bool, blockers: Option<&Pins>) -> bool {
+        let preset = self.preset;
+        let inert = &preset.script.inert;
+        let kind = match c {
+            TurnPart::Move(_) => PartKind::Move,
+            TurnPart::Drop(..) => PartKind::Drop,
+            TurnPart::Remove(_) => PartKind::Remove,
+            TurnPart::Construct(_) => PartKind::Construct,
+            TurnPart::Destroy(_) => PartKind::Destroy,
+            TurnPart::Discard(_) => PartKind::Discard,
+        };
+        if !inert.end || !inert.part[kind as usize] {
+            return false;
+        }
+        let safe = match c {
+            TurnPart::Move(_) => legal,
+            // Changes no square: the board is as safe as it was.
+            TurnPart::Discard(_) => self.known_safe(pos),
+            TurnPart::Remove(sq) => {
+                blockers.is_some_and(|b| !b.contains(sq)) && !pos.is_royal_code(pos.cells[sq as usize])
+            }
+            _ => false,
+        };
+        !preset.royal_safety || safe
+    }
+
     /// Whether the board is still as a legal move part left it (so no royal piece of the mover is attacked).
     fn known_safe(&self, pos: &Position) -> bool {
         self.safe_at == Some(pos.cell_changes())
@@ -269,6 +338,14 @@ impl<'a> Gen<'a> {
 
     fn finish(&mut self, pos: &mut Position, turn: &Turn, visit: &mut Visit) -> Result<(), ScriptError> {
         if turn.is_empty() {
+            return Ok(());
+        }
+        if self.leaf && self.preset.script.inert.end {
+            // The end hooks could neither refuse the turn nor change the board: only safety counts.
+            let preset = self.preset;
+            if !(preset.royal_safety && !self.known_safe(pos) && pos.in_check(preset, self.mover)) {
+                self.counted += 1;
+            }
             return Ok(());
         }
         let m = pos.mark();

@@ -116,7 +116,8 @@ impl<'a> Compiler<'a> {
         }
         let active = !globals_is_empty(d) || !d.hooks.is_empty() || d.turn.is_some();
         let evaluate = self.evaluate(d);
-        let script = Script { globals, funcs, hooks, turn, active, evaluate };
+        let script = Script { globals, funcs, hooks, turn, active, evaluate, inert: Default::default() };
+        let script = Script { inert: super::inert::of(&script), ..script };
         (script, inits, self.diags)
     }
 
