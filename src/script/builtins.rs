@@ -70,6 +70,17 @@ pub enum Builtin {
     Promote,
 }
 
+/// Per built-in, whether it changes the position (TABLE's fifth column), for a check at every call.
+const CHANGES_POSITION: [bool; 256] = {
+    let mut out = [false; 256];
+    let mut i = 0;
+    while i < TABLE.len() {
+        out[TABLE[i].1 as usize] = TABLE[i].4;
+        i += 1;
+    }
+    out
+};
+
 /// Name, built-in, fewest and most arguments, whether it changes the position, what it does.
 pub const TABLE: &[(&str, Builtin, usize, usize, bool, &str)] = &[
     ("piece_at", Builtin::PieceAt, 1, 1, false, "the piece on a square, or none"),
@@ -244,7 +255,7 @@ impl Interp<'_> {
     pub(super) fn builtin(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
         use Builtin::*;
         let (preset, geo) = (self.preset, &self.preset.geo);
-        if TABLE.iter().any(|t| t.1 == b && t.4) && !self.mutate {
+        if !self.mutate && CHANGES_POSITION[b as usize] {
             return Err(fail(
                 span,
                 format!("`{}` changes the position, which is not allowed in `{}`", name_of(b), self.where_),

@@ -46,9 +46,10 @@ pub enum Outcome {
     Rejected(String),
 }
 
+/// Boxed, so that a result (`R<Value>`, returned by every evaluation) stays small.
 pub(super) enum Stop {
-    Error(ScriptError),
-    Reject(String),
+    Error(Box<ScriptError>),
+    Reject(Box<String>),
 }
 
 pub(super) type R<T> = Result<T, Stop>;
@@ -61,7 +62,7 @@ enum Flow {
 }
 
 pub(super) fn fail(span: Span, msg: impl Into<String>) -> Stop {
-    Stop::Error(ScriptError::new(span, msg))
+    Stop::Error(Box::new(ScriptError::new(span, msg)))
 }
 
 /// One hook or function run: the position it sees and may change, and its budgets.
@@ -147,8 +148,8 @@ impl<'a> Interp<'a> {
     pub fn run(&mut self, body: &Body, args: Vec<Value>) -> Result<Outcome, ScriptError> {
         match self.call(body, args, body.span) {
             Ok(v) => Ok(Outcome::Done(v)),
-            Err(Stop::Reject(r)) => Ok(Outcome::Rejected(r)),
-            Err(Stop::Error(e)) => Err(e),
+            Err(Stop::Reject(r)) => Ok(Outcome::Rejected(*r)),
+            Err(Stop::Error(e)) => Err(*e),
         }
     }
 
@@ -191,9 +192,14 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
+    #[inline]
     pub(super) fn charge(&mut self, span: Span, v: &Value) -> R<()> {
-        let room = (MAX_MEMORY + 1).saturating_sub(self.mem);
-        self.mem += v.weight_within(room);
+        self.mem += match v {
+            Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Str(_) => {
+                v.weight_within((MAX_MEMORY + 1).saturating_sub(self.mem))
+            }
+            _ => 1,
+        };
         if self.mem > MAX_MEMORY {
             return Err(fail(span, format!("the script built more than {MAX_MEMORY} values in `{}`", self.where_)));
         }
@@ -259,7 +265,7 @@ impl<'a> Interp<'a> {
             St::Continue => return Ok(Flow::Continue),
             St::Reject(e) => {
                 let v = self.eval(e)?;
-                return Err(Stop::Reject(v.display(self.preset)));
+                return Err(Stop::Reject(Box::new(v.display(self.preset))));
             }
             St::Win(side, reason) => {
                 let Value::Side(s) = self.eval(side)? else {
@@ -286,8 +292,9 @@ impl<'a> Interp<'a> {
     }
 
     /// `x = add(x, item)` on a list or set: the item goes into x's own storage when nothing else
-    /// shares it, so a loop that builds a collection is linear, not quadratic. Same steps and
-    /// memory charge as the general path; false when the statement is not of that form.
+    /// shares it, so a loop that builds a collection is linear, not quadratic. The same steps as
+    /// the general path; the memory charged is what was added (the item and its place), not the
+    /// whole collection again. False when the statement is not of that form.
     fn add_to_local(&mut self, slot: usize, i: u16, e: &Code) -> R<bool> {
         let Ex::Builtin(Builtin::Add, args) = &e.ex else { return Ok(false) };
         if args.len() != 2
@@ -299,6 +306,8 @@ impl<'a> Interp<'a> {
         self.step(e.span)?;
         self.step(args[0].span)?;
         let item = self.eval(&args[1])?;
+        self.charge(e.span, &item)?;
+        self.mem += 1;
         let mut cur = std::mem::take(&mut self.locals[slot]);
         match &mut cur {
             Value::List(items) => Arc::make_mut(items).push(item),
@@ -309,7 +318,6 @@ impl<'a> Interp<'a> {
             }
             _ => {}
         }
-        self.charge(e.span, &cur)?;
         self.locals[slot] = cur;
         Ok(true)
     }
