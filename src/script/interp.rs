@@ -49,7 +49,7 @@ pub enum Outcome {
 /// Boxed, so that a result (`R<Value>`, returned by every evaluation) stays small.
 pub(super) enum Stop {
     Error(Box<ScriptError>),
-    Reject(Box<String>),
+    Reject(Box<str>),
 }
 
 pub(super) type R<T> = Result<T, Stop>;
@@ -148,7 +148,7 @@ impl<'a> Interp<'a> {
     pub fn run(&mut self, body: &Body, args: Vec<Value>) -> Result<Outcome, ScriptError> {
         match self.call(body, args, body.span) {
             Ok(v) => Ok(Outcome::Done(v)),
-            Err(Stop::Reject(r)) => Ok(Outcome::Rejected(*r)),
+            Err(Stop::Reject(r)) => Ok(Outcome::Rejected(r.into())),
             Err(Stop::Error(e)) => Err(*e),
         }
     }
@@ -265,7 +265,7 @@ impl<'a> Interp<'a> {
             St::Continue => return Ok(Flow::Continue),
             St::Reject(e) => {
                 let v = self.eval(e)?;
-                return Err(Stop::Reject(Box::new(v.display(self.preset))));
+                return Err(Stop::Reject(v.display(self.preset).into()));
             }
             St::Win(side, reason) => {
                 let Value::Side(s) = self.eval(side)? else {
