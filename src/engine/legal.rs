@@ -129,6 +129,13 @@ impl Position {
         self.cells[sq as usize] = new;
     }
 
+    /// Whether putting a piece on an empty square could never expose the royal piece of `us`: no
+    /// enemy piece attacks over a screen.
+    pub(crate) fn adding_keeps_safe(&self, preset: &Preset, us: Side) -> bool {
+        let t = &preset.movement.attacks[us.other()];
+        t.special.iter().all(|(_, s)| s.flags & super::movement::flag::HOP == 0)
+    }
+
     /// The squares whose piece (of either side) alone stands between the royal piece of `us` and an
     /// enemy rider: emptying any other square cannot expose it, if it is not attacked now. `None`
     /// when that is not so simple to tell (several royals, lame or hopping attackers).

@@ -13,6 +13,8 @@ use crate::script::ir::{Body, PartSpec};
 use crate::script::{PartVal, ScriptError, Value};
 use crate::syntax::script::PartKind;
 
+type R<T> = Result<T, ScriptError>;
+
 pub type Visit<'v> = dyn FnMut(&mut Position, &Turn) -> Result<(), ScriptError> + 'v;
 
 /// The reason [`trial`] gives when a turn fails only for leaving the mover's royal piece attacked.
@@ -194,10 +196,12 @@ impl<'a> Gen<'a> {
         if optional {
             self.parts(pos, i + 1, turn, visit)?;
         }
+        // Back on this board, what was known about its safety holds again (see `known_safe`).
+        let entry = self.safe_at;
         let before = pos.mark();
         let r = self.candidates_of(pos, i, kinds, turn, visit);
         pos.undo_to(&before);
-        self.safe_at = None;
+        self.safe_at = entry;
         if r? || !if_possible {
             return Ok(());
         }
@@ -212,6 +216,7 @@ impl<'a> Gen<'a> {
         turn: &mut Turn,
         visit: &mut Visit,
     ) -> Result<bool, ScriptError> {
+        let entry = self.safe_at;
         // Generated before `on before` runs, so that a hook asking for the legal moves gets them
         // from the cache instead of generating them again.
         let cands = self.candidates(pos, i, kinds)?;
@@ -221,6 +226,11 @@ impl<'a> Gen<'a> {
         }
         let had = !cands.is_empty();
         let legal = pos.cell_changes() == fresh;
+        let preset = self.preset;
+        let drops_safe = preset.royal_safety
+            && kinds.contains(&PartKind::Drop)
+            && pos.adding_keeps_safe(preset, self.mover)
+            && (self.known_safe(pos) || !pos.in_check(preset, self.mover));
         let mut cands = cands;
         if self.leaf && i + 1 == self.part_count() {
             let before = cands.len();
@@ -231,26 +241,33 @@ impl<'a> Gen<'a> {
         }
         for c in cands {
             let m = pos.mark();
-            if self.step(pos, c, legal)?.is_none() {
+            if self.step(pos, c, legal, drops_safe)?.is_none() {
                 turn.push(c);
                 let r = self.parts(pos, i + 1, turn, visit);
                 turn.pop();
                 r?;
             }
             pos.undo_to(&m);
-            self.safe_at = None;
+            self.safe_at = entry;
         }
         Ok(had)
     }
 
     /// Apply one part and run its hooks; `Some(reason)` if a hook refused it (the caller undoes).
     /// `legal`: the candidates were generated on the board as it is (no hook has changed it since).
-    fn step(&mut self, pos: &mut Position, c: TurnPart, legal: bool) -> Result<Option<String>, ScriptError> {
+    /// `drops_safe`: the mover's royal piece is safe now and putting a piece down cannot expose it.
+    fn step(&mut self, pos: &mut Position, c: TurnPart, legal: bool, drops_safe: bool) -> R<Option<String>> {
         let preset = self.preset;
         let pv = part_value(preset, pos, c);
+        let was_safe = self.known_safe(pos);
         apply_raw(preset, pos, c);
-        let legal_move = legal && matches!(c, TurnPart::Move(_));
-        self.safe_at = legal_move.then(|| pos.cell_changes());
+        let keeps_safe = match c {
+            TurnPart::Move(_) => legal,
+            TurnPart::Drop(code, _) => drops_safe && !pos.is_royal_code(code),
+            TurnPart::Discard(_) => was_safe,
+            _ => false,
+        };
+        self.safe_at = keeps_safe.then(|| pos.cell_changes());
         pos.log_part(pv);
         let hooks = &preset.script.hooks;
         let k = pv.kind as usize;
@@ -331,7 +348,9 @@ impl<'a> Gen<'a> {
         !preset.royal_safety || safe
     }
 
-    /// Whether the board is still as a legal move part left it (so no royal piece of the mover is attacked).
+    /// Whether the board is still as a legal move part left it (so no royal piece of the mover is
+    /// attacked). Sound because change counts only grow along a turn: a remembered count that is
+    /// not this board's is below every count reached after it, until an undo returns to its board.
     fn known_safe(&self, pos: &Position) -> bool {
         self.safe_at == Some(pos.cell_changes())
     }
@@ -383,7 +402,7 @@ impl<'a> Gen<'a> {
             if let Some(why) = self.before(pos, kinds)? {
                 return Ok(Some(why));
             }
-            if let Some(why) = self.step(pos, c, false)? {
+            if let Some(why) = self.step(pos, c, false, false)? {
                 return Ok(Some(why));
             }
         }
