@@ -3,6 +3,7 @@
 pub mod betza;
 pub mod board;
 pub mod fen;
+mod legal;
 pub mod movegen;
 pub mod movement;
 pub mod notation;

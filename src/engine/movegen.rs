@@ -1,7 +1,7 @@
 //! Move generation from the compiled tables: pseudo-legal moves, attacks, and the royal-safety filter.
 
 use super::board::{Sq, cell};
-use super::movement::{Ray, Step, flag};
+use super::movement::{Ray, RideAttack, Step, flag};
 use super::position::{Move, Position, mflag};
 use super::side::Side;
 use crate::preset::Preset;
@@ -205,12 +205,7 @@ impl Position {
                 if c == cell::EMPTY {
                     continue;
                 }
-                let code = cell::code(c);
-                if (r.unlimited >> code) & 1 != 0
-                    || r.limited.iter().any(|&(k, range, limit)| {
-                        k == code && dist <= preset.movement.range_at(range, limit, s as usize)
-                    })
-                {
+                if rides_to(preset, r, c, dist, s as usize) {
                     return true;
                 }
                 break;
@@ -333,39 +328,6 @@ impl Position {
             None => self.royal_squares(preset, side).into_iter().any(|sq| self.attacked(preset, sq, side.other())),
         }
     }
-
-    /// Legal moves: pseudo-legal moves that leave no royal piece of the mover attacked.
-    pub fn legal_moves(&mut self, preset: &Preset, out: &mut Vec<Move>) {
-        out.clear();
-        self.pseudo_moves(preset, out);
-        if !preset.royal_safety {
-            return;
-        }
-        let us = self.side;
-        // Without check and without lame or hopping attackers, only a royal move, an e.p. capture or
-        // leaving a rider line through the royal piece can expose it: other moves need no trial.
-        let royal = self.shortcut_royal(preset, us);
-        let mut i = 0;
-        while i < out.len() {
-            let m = out[i];
-            if let Some(k) = royal
-                && m.from != k
-                && m.flags & (mflag::EP | mflag::CASTLE) == 0
-                && !self.on_rider_line(preset, k, m.from, us.other())
-            {
-                i += 1;
-                continue;
-            }
-            self.make(preset, m);
-            let ok = !self.in_check(preset, us);
-            self.unmake();
-            if ok {
-                i += 1;
-            } else {
-                out.swap_remove(i);
-            }
-        }
-    }
 }
 
 impl Position {
@@ -405,26 +367,6 @@ impl Position {
         self.side = saved;
         candidates
     }
-
-    /// The royal square of `us` when the no-trial shortcut is sound: one royal, not in check, simple attackers.
-    fn shortcut_royal(&self, preset: &Preset, us: Side) -> Option<Sq> {
-        let k = self.royal_square(us)?;
-        let t = &preset.movement.attacks[us.other()];
-        (t.special.is_empty() && t.ray_codes.is_empty() && !self.attacked(preset, k, us.other())).then_some(k)
-    }
-
-    /// Whether `sq` lies on a line along which some rider of `by` could reach `royal`.
-    #[inline]
-    fn on_rider_line(&self, preset: &Preset, royal: Sq, sq: Sq, by: Side) -> bool {
-        let g = &preset.geo;
-        let dx = g.file(sq) as i32 - g.file(royal) as i32;
-        let dy = g.rank(sq) as i32 - g.rank(royal) as i32;
-        preset.movement.attacks[by].rides.iter().any(|r| {
-            let (ax, ay) = (-(r.dir.0 as i32), -(r.dir.1 as i32));
-            let k = if ax != 0 { dx / ax } else { dy / ay };
-            k >= 1 && dx == k * ax && dy == k * ay
-        })
-    }
 }
 
 /// Drop the moves after `start` that repeat an earlier one (two paths to the same square).
@@ -461,4 +403,12 @@ fn push(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
         }
         _ => out.push(m),
     }
+}
+
+/// Whether the piece in cell `c`, standing on cell `at`, `dist` steps back along a rider line, rides it that far.
+#[inline]
+pub(super) fn rides_to(preset: &Preset, r: &RideAttack, c: u8, dist: u8, at: usize) -> bool {
+    let code = cell::code(c);
+    (r.unlimited >> code) & 1 != 0
+        || r.limited.iter().any(|&(k, range, limit)| k == code && dist <= preset.movement.range_at(range, limit, at))
 }

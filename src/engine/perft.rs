@@ -2,7 +2,7 @@
 
 use super::position::{Move, Position};
 use super::turn::format_turn;
-use super::turngen::{for_each_turn, legal_turns};
+use super::turngen::{count_turns, for_each_turn, legal_turns};
 use crate::preset::Preset;
 use crate::script::ScriptError;
 
@@ -73,9 +73,12 @@ pub fn scripted(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) -
     if pos.terminal(preset)?.is_some() {
         return Ok(0);
     }
+    if depth == 1 && bulk {
+        return count_turns(pos, preset);
+    }
     let mut n = 0;
     for_each_turn(pos, preset, &mut |p, _| {
-        n += if depth == 1 && bulk { 1 } else { scripted(p, preset, depth - 1, bulk)? };
+        n += scripted(p, preset, depth - 1, bulk)?;
         Ok(())
     })?;
     Ok(n)

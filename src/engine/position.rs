@@ -360,6 +360,12 @@ impl Position {
         moves
     }
 
+    /// How many cell changes the undo record holds: it grows with every change to the board.
+    #[inline]
+    pub fn cell_changes(&self) -> usize {
+        self.changes.len()
+    }
+
     pub fn log_part(&mut self, p: PartVal) {
         self.log.push(p);
     }

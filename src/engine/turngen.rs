@@ -2,6 +2,7 @@
 //! Generation and play share one path, so a turn that was listed plays exactly as it was judged.
 
 use super::board::{Sq, cell};
+use super::legal::Pins;
 use super::position::{Move, Position};
 use super::side::Side;
 use super::turn::{Turn, TurnPart, apply_raw};
@@ -11,6 +12,8 @@ use crate::script::hooks::{self, Call};
 use crate::script::ir::{Body, PartSpec};
 use crate::script::{PartVal, ScriptError, Value};
 use crate::syntax::script::PartKind;
+
+type R<T> = Result<T, ScriptError>;
 
 pub type Visit<'v> = dyn FnMut(&mut Position, &Turn) -> Result<(), ScriptError> + 'v;
 
@@ -27,6 +30,13 @@ struct Gen<'a> {
     preset: &'a Preset,
     mover: Side,
     said: Option<&'a mut Vec<String>>,
+    /// The cell-change count right after a move part taken from freshly generated legal moves:
+    /// while the board has not changed since, the mover's royal piece is known to be safe.
+    safe_at: Option<usize>,
+    /// Only counting the turns (the last ply of a bulk perft): quiet hooks at the turn's end are skipped.
+    leaf: bool,
+    /// Turns counted without playing them out, in `leaf` mode.
+    counted: u64,
 }
 
 /// Call `visit` with the position after each legal turn (and the turn); the position is restored after.
@@ -42,11 +52,38 @@ pub fn for_each_turn(pos: &mut Position, preset: &Preset, visit: &mut Visit) -> 
         }
         return Ok(());
     }
-    let mut g = Gen { preset, mover: pos.side, said: None };
+    let mut g = Gen { preset, mover: pos.side, said: None, safe_at: None, leaf: false, counted: 0 };
     pos.begin_turn();
     let r = g.start(pos).and_then(|ok| if ok { g.parts(pos, 0, &mut Turn::default(), visit) } else { Ok(()) });
     pos.unmake();
     r
+}
+
+/// How many legal turns the side to move has: like counting [`for_each_turn`]'s visits, but the
+/// last part's candidates are counted without being played when nothing after them could refuse
+/// one (quiet hooks, royal safety known), and hooks that can neither refuse a turn nor change the
+/// board are not run at the turn's end. For the last ply of a bulk perft.
+pub fn count_turns(pos: &mut Position, preset: &Preset) -> Result<u64, ScriptError> {
+    if !preset.script.active {
+        let mut moves = Vec::new();
+        pos.legal_moves(preset, &mut moves);
+        return Ok(moves.len() as u64);
+    }
+    let mut g = Gen { preset, mover: pos.side, said: None, safe_at: None, leaf: true, counted: 0 };
+    let mut visited = 0;
+    pos.begin_turn();
+    let r = g.start(pos).and_then(|ok| {
+        if ok {
+            g.parts(pos, 0, &mut Turn::default(), &mut |_, _| {
+                visited += 1;
+                Ok(())
+            })
+        } else {
+            Ok(())
+        }
+    });
+    pos.unmake();
+    r.map(|()| visited + g.counted)
 }
 
 /// Every legal turn of the side to move.
@@ -73,7 +110,7 @@ pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<Str
         }
         return Ok(());
     }
-    let mut g = Gen { preset, mover: pos.side, said: Some(said) };
+    let mut g = Gen { preset, mover: pos.side, said: Some(said), safe_at: None, leaf: false, counted: 0 };
     pos.begin_turn();
     let r = g.play(pos, turn);
     match r {
@@ -91,7 +128,7 @@ pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<Str
 
 /// Play a turn with every hook and take it back: why a rule refuses it, if one does.
 pub fn trial(pos: &mut Position, preset: &Preset, turn: &Turn) -> Result<Option<String>, ScriptError> {
-    let mut g = Gen { preset, mover: pos.side, said: None };
+    let mut g = Gen { preset, mover: pos.side, said: None, safe_at: None, leaf: false, counted: 0 };
     pos.begin_turn();
     let r = g.play(pos, turn);
     pos.unmake();
@@ -159,9 +196,12 @@ impl<'a> Gen<'a> {
         if optional {
             self.parts(pos, i + 1, turn, visit)?;
         }
+        // Back on this board, what was known about its safety holds again (see `known_safe`).
+        let entry = self.safe_at;
         let before = pos.mark();
         let r = self.candidates_of(pos, i, kinds, turn, visit);
         pos.undo_to(&before);
+        self.safe_at = entry;
         if r? || !if_possible {
             return Ok(());
         }
@@ -176,31 +216,59 @@ impl<'a> Gen<'a> {
         turn: &mut Turn,
         visit: &mut Visit,
     ) -> Result<bool, ScriptError> {
+        let entry = self.safe_at;
         // Generated before `on before` runs, so that a hook asking for the legal moves gets them
         // from the cache instead of generating them again.
         let cands = self.candidates(pos, i, kinds)?;
+        let fresh = pos.cell_changes();
         if self.before(pos, kinds)?.is_some() {
             return Ok(!cands.is_empty());
         }
         let had = !cands.is_empty();
+        // Moves offered while a later part may still shield the royal piece are not all legal.
+        let legal = pos.cell_changes() == fresh && !self.later_may_shield(i);
+        let preset = self.preset;
+        let drops_safe = preset.royal_safety
+            && kinds.contains(&PartKind::Drop)
+            && pos.adding_keeps_safe(preset, self.mover)
+            && (self.known_safe(pos) || !pos.in_check(preset, self.mover));
+        let mut cands = cands;
+        if self.leaf && i + 1 == self.part_count() {
+            let before = cands.len();
+            let safe_removals = kinds.contains(&PartKind::Remove) && self.known_safe(pos);
+            let blockers = if safe_removals { pos.sole_blockers(self.preset, self.mover) } else { None };
+            cands.retain(|&c| !self.countable(pos, c, legal, blockers.as_ref()));
+            self.counted += (before - cands.len()) as u64;
+        }
         for c in cands {
             let m = pos.mark();
-            if self.step(pos, c)?.is_none() {
+            if self.step(pos, c, legal, drops_safe)?.is_none() {
                 turn.push(c);
                 let r = self.parts(pos, i + 1, turn, visit);
                 turn.pop();
                 r?;
             }
             pos.undo_to(&m);
+            self.safe_at = entry;
         }
         Ok(had)
     }
 
     /// Apply one part and run its hooks; `Some(reason)` if a hook refused it (the caller undoes).
-    fn step(&mut self, pos: &mut Position, c: TurnPart) -> Result<Option<String>, ScriptError> {
+    /// `legal`: the candidates were generated on the board as it is (no hook has changed it since).
+    /// `drops_safe`: the mover's royal piece is safe now and putting a piece down cannot expose it.
+    fn step(&mut self, pos: &mut Position, c: TurnPart, legal: bool, drops_safe: bool) -> R<Option<String>> {
         let preset = self.preset;
         let pv = part_value(preset, pos, c);
+        let was_safe = self.known_safe(pos);
         apply_raw(preset, pos, c);
+        let keeps_safe = match c {
+            TurnPart::Move(_) => legal,
+            TurnPart::Drop(code, _) => drops_safe && !pos.is_royal_code(code),
+            TurnPart::Discard(_) => was_safe,
+            _ => false,
+        };
+        self.safe_at = keeps_safe.then(|| pos.cell_changes());
         pos.log_part(pv);
         let hooks = &preset.script.hooks;
         let k = pv.kind as usize;
@@ -227,7 +295,7 @@ impl<'a> Gen<'a> {
     /// `Some(reason)` if the turn may not end this way.
     fn end(&mut self, pos: &mut Position) -> Result<Option<String>, ScriptError> {
         let preset = self.preset;
-        if preset.royal_safety && pos.in_check(preset, self.mover) {
+        if preset.royal_safety && !self.known_safe(pos) && pos.in_check(preset, self.mover) {
             return Ok(Some(ROYAL_UNSAFE.into()));
         }
         let hooks = &preset.script.hooks;
@@ -244,7 +312,7 @@ impl<'a> Gen<'a> {
                 return Ok(Some(why));
             }
         }
-        if preset.royal_safety && pos.in_check(preset, self.mover) {
+        if preset.royal_safety && !self.known_safe(pos) && pos.in_check(preset, self.mover) {
             return Ok(Some(ROYAL_UNSAFE.into()));
         }
         self.reset_vars(pos);
@@ -252,8 +320,52 @@ impl<'a> Gen<'a> {
         Ok(None)
     }
 
+    /// In `leaf` mode, whether a candidate of the last part is sure to make a legal turn: no hook
+    /// after it could refuse it, and the mover's royal piece is known to stay safe.
+    /// `blockers`: when the board is safe now, the squares whose emptying could expose the royal piece.
+    fn countable(&self, pos: &Position, c: TurnPart, legal: bool, blockers: Option<&Pins>) -> bool {
+        let preset = self.preset;
+        let inert = &preset.script.inert;
+        let kind = match c {
+            TurnPart::Move(_) => PartKind::Move,
+            TurnPart::Drop(..) => PartKind::Drop,
+            TurnPart::Remove(_) => PartKind::Remove,
+            TurnPart::Construct(_) => PartKind::Construct,
+            TurnPart::Destroy(_) => PartKind::Destroy,
+            TurnPart::Discard(_) => PartKind::Discard,
+        };
+        if !inert.end || !inert.part[kind as usize] {
+            return false;
+        }
+        let safe = match c {
+            TurnPart::Move(_) => legal,
+            // Changes no square: the board is as safe as it was.
+            TurnPart::Discard(_) => self.known_safe(pos),
+            TurnPart::Remove(sq) => {
+                blockers.is_some_and(|b| !b.contains(sq)) && !pos.is_royal_code(pos.cells[sq as usize])
+            }
+            _ => false,
+        };
+        !preset.royal_safety || safe
+    }
+
+    /// Whether the board is still as a legal move part left it (so no royal piece of the mover is
+    /// attacked). Sound because change counts only grow along a turn: a remembered count that is
+    /// not this board's is below every count reached after it, until an undo returns to its board.
+    fn known_safe(&self, pos: &Position) -> bool {
+        self.safe_at == Some(pos.cell_changes())
+    }
+
     fn finish(&mut self, pos: &mut Position, turn: &Turn, visit: &mut Visit) -> Result<(), ScriptError> {
         if turn.is_empty() {
+            return Ok(());
+        }
+        if self.leaf && self.preset.script.inert.end {
+            // The end hooks could neither refuse the turn nor change the board: only safety counts.
+            let preset = self.preset;
+            if !(preset.royal_safety && !self.known_safe(pos) && pos.in_check(preset, self.mover)) {
+                self.counted += 1;
+            }
             return Ok(());
         }
         let m = pos.mark();
@@ -291,7 +403,7 @@ impl<'a> Gen<'a> {
             if let Some(why) = self.before(pos, kinds)? {
                 return Ok(Some(why));
             }
-            if let Some(why) = self.step(pos, c)? {
+            if let Some(why) = self.step(pos, c, false, false)? {
                 return Ok(Some(why));
             }
         }

@@ -74,6 +74,17 @@ pub enum Builtin {
     Checkmates,
 }
 
+/// Per built-in, whether it changes the position (TABLE's fifth column), for a check at every call.
+const CHANGES_POSITION: [bool; 256] = {
+    let mut out = [false; 256];
+    let mut i = 0;
+    while i < TABLE.len() {
+        out[TABLE[i].1 as usize] = TABLE[i].4;
+        i += 1;
+    }
+    out
+};
+
 /// Name, built-in, fewest and most arguments, whether it changes the position, what it does.
 pub const TABLE: &[(&str, Builtin, usize, usize, bool, &str)] = &[
     ("piece_at", Builtin::PieceAt, 1, 1, false, "the piece on a square, or none"),
@@ -277,10 +288,10 @@ impl Interp<'_> {
         moves.into_iter().map(|m| move_part(self.preset, &self.pos.cells, victim, m)).collect()
     }
 
-    pub(super) fn builtin(&mut self, b: Builtin, v: Vec<Value>, args: &[Code], span: Span) -> R<Value> {
+    pub(super) fn builtin(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
         use Builtin::*;
         let (preset, geo) = (self.preset, &self.preset.geo);
-        if TABLE.iter().any(|t| t.1 == b && t.4) && !self.mutate {
+        if !self.mutate && CHANGES_POSITION[b as usize] {
             return Err(fail(
                 span,
                 format!("`{}` changes the position, which is not allowed in `{}`", name_of(b), self.where_),
@@ -441,7 +452,7 @@ impl Interp<'_> {
             Set => Value::set_of(self.items(&v[0], &args[0])?),
             Add => match &v[0] {
                 Value::List(x) => Value::List(Arc::new(x.iter().cloned().chain([v[1].clone()]).collect())),
-                Value::Set(x) => Value::set_of(x.iter().cloned().chain([v[1].clone()]).collect()),
+                Value::Set(x) => set_with(x, &v[0], &v[1]),
                 other => return Err(fail(args[0].span, format!("cannot add to {}", other.type_name()))),
             },
             Discard => match &v[0] {
@@ -471,7 +482,7 @@ impl Interp<'_> {
             },
             Abs => Value::Int(self.int(&v[0], &args[0])?.checked_abs().ok_or_else(|| fail(span, "integer overflow"))?),
             Min | Max => {
-                let items = if v.len() == 1 { self.items(&v[0], &args[0])? } else { v.clone() };
+                let items = if v.len() == 1 { self.items(&v[0], &args[0])? } else { v.to_vec() };
                 let best = if b == Min { items.into_iter().min() } else { items.into_iter().max() };
                 best.unwrap_or_default()
             }
@@ -565,5 +576,19 @@ impl Interp<'_> {
         };
         self.charge(span, &out)?;
         Ok(out)
+    }
+}
+
+/// A set with one more item, inserted in order (the set itself when it holds the item already).
+fn set_with(items: &[Value], set: &Value, item: &Value) -> Value {
+    match items.binary_search(item) {
+        Ok(_) => set.clone(),
+        Err(at) => {
+            let mut out = Vec::with_capacity(items.len() + 1);
+            out.extend_from_slice(&items[..at]);
+            out.push(item.clone());
+            out.extend_from_slice(&items[at..]);
+            Value::Set(Arc::new(out))
+        }
     }
 }

@@ -117,7 +117,8 @@ impl<'a> Compiler<'a> {
         }
         let active = !globals_is_empty(d) || d.hooks.values().any(|h| h.point != HookPoint::Setup) || d.turn.is_some();
         let evaluate = self.evaluate(d);
-        let script = Script { globals, funcs, hooks, turn, active, evaluate };
+        let script = Script { globals, funcs, hooks, turn, active, evaluate, inert: Default::default() };
+        let script = Script { inert: super::inert::of(&script), ..script };
         (script, inits, self.diags)
     }
 
@@ -262,6 +263,10 @@ impl<'a> Compiler<'a> {
                 }
             },
             ExprKind::Ident(name) => self.ident(name, e.span),
+            // An empty literal is one shared value, so that `x = {}` allocates nothing.
+            ExprKind::List(items) if items.is_empty() => Ex::Const(Value::List(Default::default())),
+            ExprKind::Set(items) if items.is_empty() => Ex::Const(Value::Set(Default::default())),
+            ExprKind::Map(items) if items.is_empty() => Ex::Const(Value::Map(Default::default())),
             ExprKind::List(items) => Ex::List(items.iter().map(|i| self.expr(i)).collect()),
             ExprKind::Set(items) => Ex::Set(items.iter().map(|i| self.expr(i)).collect()),
             ExprKind::Map(items) => Ex::Map(items.iter().map(|(k, v)| (self.expr(k), self.expr(v))).collect()),

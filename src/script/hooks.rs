@@ -122,6 +122,7 @@ pub fn announce(preset: &Preset, pos: &mut Position, mover: Side, said: &mut Vec
     it.mover = mover;
     it.said = Some(&mut *said);
     it.run(body, Vec::new())?;
+    drop(it);
     if tracing() {
         let event = TraceEvent {
             hook: body.name.clone(),

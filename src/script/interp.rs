@@ -1,5 +1,6 @@
 //! The tree-walking interpreter, with the sandbox's budgets: steps, call depth and memory.
 
+use super::builtins::Builtin;
 use super::ir::{Body, Code, Ex, Field, Op, St};
 use super::value::{PartVal, Value};
 use crate::diag::Diagnostic;
@@ -9,6 +10,7 @@ use crate::engine::{GameOver, Position};
 use crate::preset::Preset;
 use crate::syntax::Span;
 use crate::syntax::script::BinOp;
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// Steps (statements and expressions evaluated) one hook call may take.
@@ -44,9 +46,10 @@ pub enum Outcome {
     Rejected(String),
 }
 
+/// Boxed, so that a result (`R<Value>`, returned by every evaluation) stays small.
 pub(super) enum Stop {
-    Error(ScriptError),
-    Reject(String),
+    Error(Box<ScriptError>),
+    Reject(Box<str>),
 }
 
 pub(super) type R<T> = Result<T, Stop>;
@@ -59,7 +62,7 @@ enum Flow {
 }
 
 pub(super) fn fail(span: Span, msg: impl Into<String>) -> Stop {
-    Stop::Error(ScriptError::new(span, msg))
+    Stop::Error(Box::new(ScriptError::new(span, msg)))
 }
 
 /// One hook or function run: the position it sees and may change, and its budgets.
@@ -85,11 +88,45 @@ pub struct Interp<'a> {
     /// Local slots of all active frames; a frame is a window starting at `base`.
     locals: Vec<Value>,
     base: usize,
+    /// Argument buffers for built-in calls, reused so that a call allocates nothing.
+    args: Vec<Vec<Value>>,
+}
+
+/// The buffers of a finished run, kept for the next: hooks run at every node of a perft.
+#[derive(Default)]
+struct Scratch {
+    locals: Vec<Value>,
+    loops: Vec<Span>,
+    args: Vec<Vec<Value>>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Vec<Scratch>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Drop for Interp<'_> {
+    fn drop(&mut self) {
+        let mut s = Scratch {
+            locals: std::mem::take(&mut self.locals),
+            loops: std::mem::take(&mut self.loops),
+            args: std::mem::take(&mut self.args),
+        };
+        s.locals.clear();
+        s.loops.clear();
+        SCRATCH.with(|pool| {
+            if let Ok(mut pool) = pool.try_borrow_mut()
+                && pool.len() < 8
+            {
+                pool.push(s);
+            }
+        });
+    }
 }
 
 impl<'a> Interp<'a> {
     pub fn new(preset: &'a Preset, pos: &'a mut Position, where_: &'a str) -> Interp<'a> {
         let mover = pos.side;
+        let scratch = SCRATCH.with(|pool| pool.try_borrow_mut().ok().and_then(|mut p| p.pop())).unwrap_or_default();
         Interp {
             preset,
             pos,
@@ -103,9 +140,10 @@ impl<'a> Interp<'a> {
             steps: 0,
             depth: 0,
             mem: 0,
-            loops: Vec::new(),
-            locals: Vec::new(),
+            loops: scratch.loops,
+            locals: scratch.locals,
             base: 0,
+            args: scratch.args,
         }
     }
 
@@ -113,22 +151,29 @@ impl<'a> Interp<'a> {
     pub fn run(&mut self, body: &Body, args: Vec<Value>) -> Result<Outcome, ScriptError> {
         match self.call(body, args, body.span) {
             Ok(v) => Ok(Outcome::Done(v)),
-            Err(Stop::Reject(r)) => Ok(Outcome::Rejected(r)),
-            Err(Stop::Error(e)) => Err(e),
+            Err(Stop::Reject(r)) => Ok(Outcome::Rejected(r.into())),
+            Err(Stop::Error(e)) => Err(*e),
         }
     }
 
     fn call(&mut self, body: &Body, args: Vec<Value>, at: Span) -> R<Value> {
+        let base = self.locals.len();
+        self.locals.extend(args);
+        self.enter(body, base, at)
+    }
+
+    /// Run a body whose arguments are already on the locals stack from `base` on.
+    fn enter(&mut self, body: &Body, base: usize, at: Span) -> R<Value> {
         if self.depth >= MAX_DEPTH {
+            self.locals.truncate(base);
             return Err(fail(at, format!("calls nest deeper than {MAX_DEPTH} levels (runaway recursion?)")));
         }
         self.depth += 1;
         let saved = self.base;
-        self.base = self.locals.len();
-        self.locals.extend(args);
-        self.locals.resize(self.base + body.locals as usize, Value::None);
+        self.base = base;
+        self.locals.resize(base + body.locals as usize, Value::None);
         let r = self.block(&body.ops);
-        self.locals.truncate(self.base);
+        self.locals.truncate(base);
         self.base = saved;
         self.depth -= 1;
         match r? {
@@ -150,9 +195,14 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
+    #[inline]
     pub(super) fn charge(&mut self, span: Span, v: &Value) -> R<()> {
-        let room = (MAX_MEMORY + 1).saturating_sub(self.mem);
-        self.mem += v.weight_within(room);
+        self.mem += match v {
+            Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Str(_) => {
+                v.weight_within((MAX_MEMORY + 1).saturating_sub(self.mem))
+            }
+            _ => 1,
+        };
         if self.mem > MAX_MEMORY {
             return Err(fail(span, format!("the script built more than {MAX_MEMORY} values in `{}`", self.where_)));
         }
@@ -173,8 +223,11 @@ impl<'a> Interp<'a> {
         self.step(op.span)?;
         match &op.st {
             St::SetLocal(i, e) => {
-                let v = self.eval(e)?;
-                self.locals[self.base + *i as usize] = v;
+                let slot = self.base + *i as usize;
+                if !self.add_to_local(slot, *i, e)? {
+                    let v = self.eval(e)?;
+                    self.locals[slot] = v;
+                }
             }
             St::SetGlobal(i, e) => {
                 let v = self.eval(e)?;
@@ -188,35 +241,7 @@ impl<'a> Interp<'a> {
                 }
                 return self.block(otherwise);
             }
-            St::For(slot, e, body) => {
-                let items: Vec<Value> = match self.eval(e)? {
-                    Value::List(v) | Value::Set(v) => v.to_vec(),
-                    Value::Map(m) => m.iter().map(|(k, _)| k.clone()).collect(),
-                    Value::Int(n) => {
-                        // The loop's items are made up front, so they count like `range(0, n)`.
-                        if n > MAX_MEMORY.saturating_sub(self.mem) as i64 {
-                            return Err(fail(e.span, format!("a loop over {n} is larger than the memory budget")));
-                        }
-                        self.mem += n.max(0) as usize;
-                        (0..n.max(0)).map(Value::Int).collect()
-                    }
-                    other => return Err(fail(e.span, format!("cannot loop over {}", other.type_name()))),
-                };
-                self.loops.push(op.span);
-                for item in items {
-                    self.step(op.span)?;
-                    self.locals[self.base + *slot as usize] = item;
-                    match self.block(body)? {
-                        Flow::Break => break,
-                        Flow::Return(v) => {
-                            self.loops.pop();
-                            return Ok(Flow::Return(v));
-                        }
-                        _ => {}
-                    }
-                }
-                self.loops.pop();
-            }
+            St::For(slot, e, body) => return self.for_loop(op.span, *slot as usize, e, body),
             St::While(cond, body) => {
                 self.loops.push(op.span);
                 while self.eval(cond)?.truthy() {
@@ -243,7 +268,7 @@ impl<'a> Interp<'a> {
             St::Continue => return Ok(Flow::Continue),
             St::Reject(e) => {
                 let v = self.eval(e)?;
-                return Err(Stop::Reject(v.display(self.preset)));
+                return Err(Stop::Reject(v.display(self.preset).into()));
             }
             St::Win(side, reason) => {
                 let Value::Side(s) = self.eval(side)? else {
@@ -266,6 +291,72 @@ impl<'a> Interp<'a> {
                 self.eval(e)?;
             }
         }
+        Ok(Flow::Next)
+    }
+
+    /// `x = add(x, item)` on a list or set: the item goes into x's own storage when nothing else
+    /// shares it, so a loop that builds a collection is linear, not quadratic. The same steps as
+    /// the general path; the memory charged is what was added (the item and its place), not the
+    /// whole collection again. False when the statement is not of that form.
+    fn add_to_local(&mut self, slot: usize, i: u16, e: &Code) -> R<bool> {
+        let Ex::Builtin(Builtin::Add, args) = &e.ex else { return Ok(false) };
+        if args.len() != 2
+            || !matches!(args[0].ex, Ex::Local(j) if j == i)
+            || !matches!(self.locals[slot], Value::List(_) | Value::Set(_))
+        {
+            return Ok(false);
+        }
+        self.step(e.span)?;
+        self.step(args[0].span)?;
+        let item = self.eval(&args[1])?;
+        self.charge(e.span, &item)?;
+        self.mem += 1;
+        let mut cur = std::mem::take(&mut self.locals[slot]);
+        match &mut cur {
+            Value::List(items) => Arc::make_mut(items).push(item),
+            Value::Set(items) => {
+                if let Err(at) = items.binary_search(&item) {
+                    Arc::make_mut(items).insert(at, item);
+                }
+            }
+            _ => {}
+        }
+        self.locals[slot] = cur;
+        Ok(true)
+    }
+
+    /// `for`: the items are read from the collection as the loop goes (it cannot change meanwhile).
+    fn for_loop(&mut self, span: Span, slot: usize, e: &Code, body: &[Op]) -> R<Flow> {
+        match self.eval(e)? {
+            Value::List(v) | Value::Set(v) => self.each(span, slot, body, v.len(), |i| v[i].clone()),
+            Value::Map(m) => self.each(span, slot, body, m.len(), |i| m[i].0.clone()),
+            Value::Int(n) => {
+                // The loop's items count like `range(0, n)`.
+                if n > MAX_MEMORY.saturating_sub(self.mem) as i64 {
+                    return Err(fail(e.span, format!("a loop over {n} is larger than the memory budget")));
+                }
+                self.mem += n.max(0) as usize;
+                self.each(span, slot, body, n.max(0) as usize, |i| Value::Int(i as i64))
+            }
+            other => Err(fail(e.span, format!("cannot loop over {}", other.type_name()))),
+        }
+    }
+
+    fn each(&mut self, span: Span, slot: usize, body: &[Op], n: usize, item: impl Fn(usize) -> Value) -> R<Flow> {
+        self.loops.push(span);
+        for i in 0..n {
+            self.step(span)?;
+            self.locals[self.base + slot] = item(i);
+            match self.block(body)? {
+                Flow::Break => break,
+                Flow::Return(v) => {
+                    self.loops.pop();
+                    return Ok(Flow::Return(v));
+                }
+                _ => {}
+            }
+        }
+        self.loops.pop();
         Ok(Flow::Next)
     }
 
@@ -317,13 +408,24 @@ impl<'a> Interp<'a> {
                 self.binary(*op, l, r, c.span)?
             }
             Ex::Builtin(b, args) => {
-                let vals = args.iter().map(|e| self.eval(e)).collect::<R<Vec<_>>>()?;
-                self.builtin(*b, vals, args, c.span)?
+                let mut vals = self.args.pop().unwrap_or_default();
+                for e in args {
+                    vals.push(self.eval(e)?);
+                }
+                let r = self.builtin(*b, &vals, args, c.span);
+                vals.clear();
+                self.args.push(vals);
+                r?
             }
             Ex::Call(f, args) => {
-                let vals = args.iter().map(|e| self.eval(e)).collect::<R<Vec<_>>>()?;
+                // The arguments go straight onto the locals stack, where the callee's frame begins.
+                let base = self.locals.len();
+                for e in args {
+                    let v = self.eval(e)?;
+                    self.locals.push(v);
+                }
                 let preset = self.preset;
-                self.call(&preset.script.funcs[*f as usize], vals, c.span)?
+                self.enter(&preset.script.funcs[*f as usize], base, c.span)?
             }
             Ex::Field(e, f) => {
                 let v = self.eval(e)?;

@@ -145,6 +145,8 @@ pub struct Script {
     pub active: bool,
     /// The index in `funcs` of `fn evaluate`, the preset's own evaluation for the computer player.
     pub evaluate: Option<usize>,
+    /// Which hooks bulk counting may skip at the last ply.
+    pub inert: super::inert::Inert,
 }
 
 impl Script {

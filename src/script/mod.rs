@@ -4,6 +4,7 @@
 pub mod builtins;
 pub mod compile;
 pub mod hooks;
+pub mod inert;
 pub mod interp;
 pub mod ir;
 pub mod value;

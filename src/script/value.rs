@@ -98,6 +98,13 @@ impl Value {
     /// The weight, counting what nested collections hold too (`l = [l, l]` doubles it although
     /// it shares its parts), walked without recursion and only until it reaches `cap`.
     pub fn weight_within(&self, cap: usize) -> usize {
+        // Scalars and flat collections, the common case, without the walk's stack.
+        match self {
+            Value::List(items) | Value::Set(items) if !items.iter().any(Value::is_compound) => return items.len() + 1,
+            Value::Map(_) | Value::List(_) | Value::Set(_) => {}
+            Value::Str(s) => return s.len() / 8 + 1,
+            _ => return 1,
+        }
         let mut total = 0usize;
         let mut todo = vec![self];
         while let Some(v) = todo.pop() {

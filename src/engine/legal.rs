@@ -1,0 +1,182 @@
+//! The royal-safety filter: pinned pieces found once per position, and trials that touch only the cells.
+
+use super::board::{Sq, cell};
+use super::movegen::rides_to;
+use super::position::{Move, Position, mflag};
+use super::side::Side;
+use crate::preset::Preset;
+
+/// Pieces that alone stand between a royal piece and an enemy rider; `None` = too many to list.
+pub(crate) struct Pins {
+    squares: [Sq; 16],
+    n: usize,
+}
+
+impl Pins {
+    pub(crate) fn contains(&self, sq: Sq) -> bool {
+        self.squares[..self.n].contains(&sq)
+    }
+}
+
+/// Cells changed by a trial, to put back in reverse order.
+struct Saved {
+    cells: [(Sq, u8); 4],
+    n: usize,
+}
+
+impl Position {
+    /// Legal moves: pseudo-legal moves that leave no royal piece of the mover attacked.
+    pub fn legal_moves(&mut self, preset: &Preset, out: &mut Vec<Move>) {
+        out.clear();
+        self.pseudo_moves(preset, out);
+        if preset.royal_safety {
+            self.retain_safe(preset, out);
+        }
+    }
+
+    /// Drop the moves that leave the mover's royal piece attacked (the order of the rest may change).
+    fn retain_safe(&mut self, preset: &Preset, out: &mut Vec<Move>) {
+        let us = self.side;
+        let them = us.other();
+        let royal = self.royal_square(us);
+        // Not in check, and only leapers and plain riders attack: a move is safe unless it moves the
+        // royal piece, is special (e.p., castling), or moves a piece pinned to the royal piece.
+        let pins = royal.and_then(|k| {
+            let t = &preset.movement.attacks[them];
+            let simple = t.special.is_empty() && t.ray_codes.is_empty();
+            (simple && !self.attacked(preset, k, them)).then(|| self.blockers(preset, k, us, false)).flatten()
+        });
+        let mut i = 0;
+        while i < out.len() {
+            let m = out[i];
+            let ok = match (royal, &pins) {
+                (Some(k), Some(p))
+                    if m.from != k && m.flags & (mflag::EP | mflag::CASTLE) == 0 && !p.contains(m.from) =>
+                {
+                    !self.promotes_royal(m, Some(k)) || self.safe_by_make(preset, m)
+                }
+                (Some(k), _) if !self.promotes_royal(m, Some(k)) => self.safe_by_cells(preset, m, k),
+                (None, _) if self.royal_count(us) == 0 && !self.promotes_royal(m, None) => true,
+                _ => self.safe_by_make(preset, m),
+            };
+            if ok {
+                i += 1;
+            } else {
+                out.swap_remove(i);
+            }
+        }
+    }
+
+    /// Whether a move changes which pieces are royal (a royal piece promotes, or a piece promotes to
+    /// a royal one, or castling moves a royal partner): then only a full make tells.
+    fn promotes_royal(&self, m: Move, royal: Option<Sq>) -> bool {
+        if m.flags & mflag::CASTLE != 0 {
+            return false;
+        }
+        m.promo != 0 && (self.is_royal_code(m.promo) || Some(m.from) == royal)
+    }
+
+    /// The general trial: play the move, look, take it back.
+    fn safe_by_make(&mut self, preset: &Preset, m: Move) -> bool {
+        let us = self.side;
+        self.make(preset, m);
+        let ok = !self.in_check(preset, us);
+        self.unmake();
+        ok
+    }
+
+    /// The cheap trial: only the cells change (attack detection reads nothing else).
+    fn safe_by_cells(&mut self, preset: &Preset, m: Move, k: Sq) -> bool {
+        let them = self.side.other();
+        let mut saved = Saved { cells: [(0, 0); 4], n: 0 };
+        let mut royal = k;
+        if m.flags & mflag::CASTLE != 0 {
+            let c = &preset.castles[m.extra as usize];
+            if self.is_royal_code(c.rook) && c.rook_from != k {
+                return self.safe_by_make(preset, m);
+            }
+            if c.king_from == k {
+                royal = c.king_to;
+            } else if c.rook_from == k {
+                royal = c.rook_to;
+            }
+            self.put(&mut saved, c.king_from, cell::EMPTY);
+            self.put(&mut saved, c.rook_from, cell::EMPTY);
+            self.put(&mut saved, c.king_to, c.king);
+            self.put(&mut saved, c.rook_to, c.rook);
+        } else {
+            let piece = self.cells[m.from as usize] & !cell::VIRGIN;
+            if m.from == k {
+                royal = m.to;
+            }
+            self.put(&mut saved, m.from, cell::EMPTY);
+            if m.flags & mflag::EP != 0 {
+                self.put(&mut saved, self.ep.victim, cell::EMPTY);
+            }
+            self.put(&mut saved, m.to, if m.promo != 0 { m.promo } else { piece });
+        }
+        let ok = !self.attacked(preset, royal, them);
+        for &(sq, old) in saved.cells[..saved.n].iter().rev() {
+            self.cells[sq as usize] = old;
+        }
+        ok
+    }
+
+    #[inline]
+    fn put(&mut self, saved: &mut Saved, sq: Sq, new: u8) {
+        saved.cells[saved.n] = (sq, self.cells[sq as usize]);
+        saved.n += 1;
+        self.cells[sq as usize] = new;
+    }
+
+    /// Whether putting a piece on an empty square could never expose the royal piece of `us`: no
+    /// enemy piece attacks over a screen.
+    pub(crate) fn adding_keeps_safe(&self, preset: &Preset, us: Side) -> bool {
+        let t = &preset.movement.attacks[us.other()];
+        t.special.iter().all(|(_, s)| s.flags & super::movement::flag::HOP == 0)
+    }
+
+    /// The squares whose piece (of either side) alone stands between the royal piece of `us` and an
+    /// enemy rider: emptying any other square cannot expose it, if it is not attacked now. `None`
+    /// when that is not so simple to tell (several royals, lame or hopping attackers).
+    pub(crate) fn sole_blockers(&self, preset: &Preset, us: Side) -> Option<Pins> {
+        let k = self.royal_square(us)?;
+        let t = &preset.movement.attacks[us.other()];
+        if !t.special.is_empty() || !t.ray_codes.is_empty() {
+            return None;
+        }
+        self.blockers(preset, k, us, true)
+    }
+
+    /// The pieces of `us` (or with `any`, of either side) that alone stand between the royal piece
+    /// on `k` and an enemy rider.
+    fn blockers(&self, preset: &Preset, k: Sq, us: Side, any: bool) -> Option<Pins> {
+        let mut pins = Pins { squares: [0; 16], n: 0 };
+        for r in &preset.movement.attacks[us.other()].rides {
+            let mut s = k as i32;
+            let mut dist = 0u8;
+            let mut blocker = None;
+            loop {
+                s -= r.delta as i32;
+                dist = dist.saturating_add(1);
+                let c = self.cells[s as usize];
+                if c == cell::EMPTY {
+                    continue;
+                }
+                match blocker {
+                    None if cell::is_side(c, us) || (any && cell::is_piece(c)) => blocker = Some(s as Sq),
+                    Some(b) if cell::is_side(c, us.other()) && rides_to(preset, r, c, dist, s as usize) => {
+                        if pins.n == pins.squares.len() {
+                            return None;
+                        }
+                        pins.squares[pins.n] = b;
+                        pins.n += 1;
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        Some(pins)
+    }
+}

@@ -1,0 +1,70 @@
+//! Which hooks can neither refuse a turn nor change the board: bulk counting may skip them at the last ply.
+
+use super::builtins::{Builtin, TABLE};
+use super::ir::{Body, Code, Ex, Op, Script, St};
+
+/// What bulk counting at the last ply may leave unrun, found when the preset loads.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Inert {
+    /// Per part kind: its `validate` and `after` hooks and `on capture` are absent or quiet.
+    pub part: [bool; 6],
+    /// `on turn_end` and every `on every N` are absent or quiet.
+    pub end: bool,
+}
+
+/// The bulk-counting facts of a compiled script.
+pub fn of(s: &Script) -> Inert {
+    let funcs = quiet_funcs(&s.funcs);
+    let quiet = |b: &Option<Body>| b.as_ref().is_none_or(|b| ops_quiet(&b.ops, &funcs));
+    let h = &s.hooks;
+    let part = std::array::from_fn(|k| quiet(&h.validate[k]) && quiet(&h.capture) && quiet(&h.after[k]));
+    let end = quiet(&h.turn_end) && h.every.iter().all(|(_, _, b)| ops_quiet(&b.ops, &funcs));
+    Inert { part, end }
+}
+
+/// For each function, whether it is quiet: every function it may call is quiet too (a fixed point
+/// from "all quiet" down, so recursion is handled).
+fn quiet_funcs(funcs: &[Body]) -> Vec<bool> {
+    let mut ok = vec![true; funcs.len()];
+    loop {
+        let next: Vec<bool> = funcs.iter().map(|f| ops_quiet(&f.ops, &ok)).collect();
+        if next == ok {
+            return ok;
+        }
+        ok = next;
+    }
+}
+
+fn changes_position(b: Builtin) -> bool {
+    TABLE.iter().any(|t| t.1 == b && t.4)
+}
+
+fn ops_quiet(ops: &[Op], funcs: &[bool]) -> bool {
+    ops.iter().all(|op| op_quiet(op, funcs))
+}
+
+fn op_quiet(op: &Op, f: &[bool]) -> bool {
+    match &op.st {
+        St::Reject(_) => false,
+        St::SetLocal(_, e) | St::SetGlobal(_, e) | St::Say(e) | St::Eval(e) | St::Draw(e) => code_quiet(e, f),
+        St::Win(a, b) => code_quiet(a, f) && code_quiet(b, f),
+        St::Return(e) => e.as_ref().is_none_or(|e| code_quiet(e, f)),
+        St::If(branches, otherwise) => {
+            branches.iter().all(|(c, b)| code_quiet(c, f) && ops_quiet(b, f)) && ops_quiet(otherwise, f)
+        }
+        St::For(_, e, b) | St::While(e, b) => code_quiet(e, f) && ops_quiet(b, f),
+        St::Break | St::Continue => true,
+    }
+}
+
+fn code_quiet(c: &Code, f: &[bool]) -> bool {
+    match &c.ex {
+        Ex::Const(_) | Ex::Local(_) | Ex::Global(_) | Ex::Mover | Ex::Opponent | Ex::Part => true,
+        Ex::List(items) | Ex::Set(items) => items.iter().all(|e| code_quiet(e, f)),
+        Ex::Map(items) => items.iter().all(|(k, v)| code_quiet(k, f) && code_quiet(v, f)),
+        Ex::Not(e) | Ex::Neg(e) | Ex::Field(e, _) => code_quiet(e, f),
+        Ex::Bin(_, a, b) | Ex::Index(a, b) => code_quiet(a, f) && code_quiet(b, f),
+        Ex::Builtin(b, args) => !changes_position(*b) && args.iter().all(|e| code_quiet(e, f)),
+        Ex::Call(i, args) => f.get(*i as usize).copied().unwrap_or(false) && args.iter().all(|e| code_quiet(e, f)),
+    }
+}
