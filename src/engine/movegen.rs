@@ -10,11 +10,8 @@ impl Position {
     /// Every move the side to move's pieces can make, ignoring royal safety.
     pub fn pseudo_moves(&self, preset: &Preset, out: &mut Vec<Move>) {
         let us = self.side;
-        for &sq in &preset.geo.squares {
+        for sq in self.occupied_by(us) {
             let c = self.cells[sq as usize];
-            if !cell::is_side(c, us) {
-                continue;
-            }
             let kind = cell::kind(c);
             let start = out.len();
             for s in &preset.movement.steps[us][kind] {

@@ -92,6 +92,9 @@ pub struct Position {
     pub hash: u64,
     /// Pieces on the board per cell code (virgin bit stripped).
     pub counts: [u16; 128],
+    /// Per side, a bit per cell holding one of its pieces: move generation visits only these,
+    /// in cell order (the order a scan of the board would give).
+    occupied: [Vec<u64>; 2],
     /// Pieces in hand, per side, in drop order.
     pub hands: BySide<Vec<u8>>,
     /// The preset's script variables (`state` and `var`), by index.
@@ -152,6 +155,7 @@ impl Position {
             fullmove: 1,
             hash: 0,
             counts,
+            occupied: [vec![0; preset.geo.cells.div_ceil(64)], vec![0; preset.geo.cells.div_ceil(64)]],
             hands: BySide::default(),
             state: globals.iter().map(|g| g.init.clone()).collect(),
             over: None,
@@ -190,9 +194,37 @@ impl Position {
         self.counts[cell::code(new) as usize] += 1;
         self.cells[sq as usize] = new;
         self.count_royal(old, new);
+        self.occupy(sq, old, new);
         if self.is_royal_code(new) {
             self.royal[cell::side(new).index()] = sq;
         }
+    }
+
+    /// Keep the occupancy bits in step with a cell going from `old` to `new`.
+    #[inline]
+    fn occupy(&mut self, sq: Sq, old: u8, new: u8) {
+        let (word, bit) = (sq as usize >> 6, 1u64 << (sq & 63));
+        if cell::is_piece(old) {
+            self.occupied[cell::side(old).index()][word] &= !bit;
+        }
+        if cell::is_piece(new) {
+            self.occupied[cell::side(new).index()][word] |= bit;
+        }
+    }
+
+    /// The cells holding a piece of `side`, in increasing order.
+    #[inline]
+    pub fn occupied_by(&self, side: Side) -> impl Iterator<Item = Sq> + '_ {
+        self.occupied[side.index()].iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let sq = (w * 64) as Sq + bits.trailing_zeros() as Sq;
+                    bits &= bits - 1;
+                    sq
+                })
+            })
+        })
     }
 
     #[inline]
@@ -404,6 +436,7 @@ impl Position {
                 self.counts[cell::code(old) as usize] += 1;
                 self.cells[sq as usize] = old;
                 self.count_royal(cur, old);
+                self.occupy(sq, cur, old);
             }
         }
         if self.state_changes.len() == m.state_changes as usize && self.hand_changes.len() == m.hand_changes as usize {

@@ -427,10 +427,17 @@ impl<'a> Interp<'a> {
                 let preset = self.preset;
                 self.enter(&preset.script.funcs[*f as usize], base, c.span)?
             }
-            Ex::Field(e, f) => {
-                let v = self.eval(e)?;
-                self.field(v, *f, c.span)?
-            }
+            // A field of a local (`m.capture` in a loop) is read in place, without copying the value.
+            Ex::Field(e, f) => match e.ex {
+                Ex::Local(i) => {
+                    self.step(e.span)?;
+                    self.field(&self.locals[self.base + i as usize], *f, c.span)?
+                }
+                _ => {
+                    let v = self.eval(e)?;
+                    self.field(&v, *f, c.span)?
+                }
+            },
             Ex::Index(e, i) => {
                 let (v, i) = (self.eval(e)?, self.eval(i)?);
                 match (&v, &i) {
@@ -504,10 +511,10 @@ impl<'a> Interp<'a> {
         Ok(v)
     }
 
-    fn field(&mut self, v: Value, f: Field, span: Span) -> R<Value> {
+    fn field(&self, v: &Value, f: Field, span: Span) -> R<Value> {
         let code = |c: u8| if c == 0 { Value::None } else { Value::Piece(c) };
         let sq = |s: u16| if s == 0 { Value::None } else { Value::Square(s) };
-        Ok(match (&v, f) {
+        Ok(match (v, f) {
             (Value::Part(p), Field::From) => sq(p.from),
             (Value::Part(p), Field::To) => sq(p.to),
             (Value::Part(p), Field::Piece) => code(p.piece),
