@@ -297,7 +297,7 @@ fn later_legs(
             let Some(sq) = geo.square_checked(cur.0, cur.1) else { break };
             path.push(sq);
             if !rest.is_empty() {
-                later_legs(geo, rest, &mut path.clone(), cur, d, count, max, flags, out);
+                later_legs(geo, rest, path, cur, d, count, max, flags, out);
             } else if leg.same_count && k == steps {
                 out.push(Ray { squares: path.clone(), first_dest: (path.len() - 1) as u8, flags });
             }
