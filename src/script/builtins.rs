@@ -124,7 +124,14 @@ pub const TABLE: &[(&str, Builtin, usize, usize, bool, &str)] = &[
         false,
         "the moves of a side (as if it were to move) after which the other side is in check with no legal move",
     ),
-    ("captures", Builtin::Captures, 1, 1, false, "the legal capturing moves of the piece on a square"),
+    (
+        "captures",
+        Builtin::Captures,
+        0,
+        1,
+        false,
+        "the legal capturing moves of the side to move, or of the piece on a square",
+    ),
     ("history", Builtin::History, 0, 0, false, "the turns played, each a list of parts"),
     ("last_turn", Builtin::LastTurn, 0, 0, false, "the parts of the turn before this one"),
     ("turn_number", Builtin::TurnNumber, 0, 0, false, "this turn's number: 1 is White's first"),
@@ -374,8 +381,12 @@ impl Interp<'_> {
                 ))
             }
             Captures => {
-                let s = self.square(&v[0], &args[0])?;
-                let parts = self.legal_parts().into_iter().filter(|p| p.from == s && p.captured != 0);
+                let from = match v.first() {
+                    Some(sq) => Some(self.square(sq, &args[0])?),
+                    None => None,
+                };
+                let parts =
+                    self.legal_parts().into_iter().filter(|p| p.captured != 0 && from.is_none_or(|s| p.from == s));
                 Value::List(Arc::new(parts.map(Value::Part).collect()))
             }
             History => {
