@@ -220,13 +220,22 @@ impl<'a> Gen<'a> {
         // Generated before `on before` runs, so that a hook asking for the legal moves gets them
         // from the cache instead of generating them again.
         let cands = self.candidates(pos, i, kinds)?;
+        // Moves offered while a later part may still shield the royal piece are not all legal:
+        // those that are keep what is known of the royal piece's safety.
+        let shielded = kinds.contains(&PartKind::Move) && self.later_may_shield(i);
+        let mut legal_moves = Vec::new();
+        if shielded {
+            pos.legal_moves(self.preset, &mut legal_moves);
+            pos.cache_moves(&legal_moves);
+        }
         let fresh = pos.cell_changes();
         if self.before(pos, kinds)?.is_some() {
             return Ok(!cands.is_empty());
         }
         let had = !cands.is_empty();
-        // Moves offered while a later part may still shield the royal piece are not all legal.
-        let legal = pos.cell_changes() == fresh && !self.later_may_shield(i);
+        let unchanged = pos.cell_changes() == fresh;
+        let legal_of =
+            |c: &TurnPart| unchanged && !(shielded && matches!(c, TurnPart::Move(m) if !legal_moves.contains(m)));
         let preset = self.preset;
         let drops_safe = preset.royal_safety
             && kinds.contains(&PartKind::Drop)
@@ -237,12 +246,12 @@ impl<'a> Gen<'a> {
             let before = cands.len();
             let safe_removals = kinds.contains(&PartKind::Remove) && self.known_safe(pos);
             let blockers = if safe_removals { pos.sole_blockers(self.preset, self.mover) } else { None };
-            cands.retain(|&c| !self.countable(pos, c, legal, blockers.as_ref()));
+            cands.retain(|&c| !self.countable(pos, c, legal_of(&c), blockers.as_ref()));
             self.counted += (before - cands.len()) as u64;
         }
         for c in cands {
             let m = pos.mark();
-            if self.step(pos, c, legal, drops_safe)?.is_none() {
+            if self.step(pos, c, legal_of(&c), drops_safe)?.is_none() {
                 turn.push(c);
                 let r = self.parts(pos, i + 1, turn, visit);
                 turn.pop();
