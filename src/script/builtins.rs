@@ -69,7 +69,7 @@ pub enum Builtin {
     FromHand,
     Promote,
     Random,
-    Shuffle,
+    RandomOrder,
     Kinds,
     Checkmates,
 }
@@ -167,8 +167,8 @@ pub const TABLE: &[(&str, Builtin, usize, usize, bool, &str)] = &[
     ("kinds", Builtin::Kinds, 0, 0, false, "every kind of piece the preset declares, in order"),
     ("random", Builtin::Random, 1, 1, false, "a number from 0 to n - 1, from the game's seed; only in `on setup`"),
     (
-        "shuffle",
-        Builtin::Shuffle,
+        "random_order",
+        Builtin::RandomOrder,
         1,
         1,
         false,
@@ -513,7 +513,7 @@ impl Interp<'_> {
                 }
                 Value::Int(self.rng_for(b, span)?.below(n as usize) as i64)
             }
-            Shuffle => {
+            RandomOrder => {
                 let mut items = self.items(&v[0], &args[0])?;
                 let rng = self.rng_for(b, span)?;
                 for i in (1..items.len()).rev() {
