@@ -196,19 +196,11 @@ impl Game {
             }
             let found = notation::match_short(&self.preset, &self.pos, &s, moves.as_deref().unwrap_or_default());
             match found.as_slice() {
-                [m] => {
-                    let parts = notation::canonical_parts(&self.preset, &self.pos, *m);
-                    out.push(parts.iter().map(notation::part_text).collect::<Vec<_>>().join("; "));
-                }
+                [m] => out.push(self.text(&Turn::single(*m))),
                 [] => return Err(self.explain_short(&s).unwrap_or_else(|| MoveError::Illegal(s.clone()))),
                 several => {
-                    let mut options: Vec<String> = several
-                        .iter()
-                        .map(|m| {
-                            let p = notation::canonical_parts(&self.preset, &self.pos, *m);
-                            format!("`{}`", p.iter().map(notation::part_text).collect::<Vec<_>>().join("; "))
-                        })
-                        .collect();
+                    let mut options: Vec<String> =
+                        several.iter().map(|m| format!("`{}`", self.text(&Turn::single(*m)))).collect();
                     options.sort();
                     return Err(MoveError::Ambiguous { text: s, options: options.join(" or ") });
                 }

@@ -74,10 +74,15 @@ fn run_plain<'a>(
     if let Some(g) = it.declared.take() {
         it.pos.declare(g);
     }
-    Ok(match out {
+    Ok(rejection(out))
+}
+
+/// A hook's rejection, if it rejected.
+fn rejection(out: Outcome) -> Option<String> {
+    match out {
         Outcome::Rejected(r) => Some(r),
         Outcome::Done(_) => None,
-    })
+    }
 }
 
 fn run_traced<'a>(
@@ -156,10 +161,7 @@ pub fn setup(
     let mut it = Interp::new(preset, pos, &body.name);
     it.mutate = true;
     it.rng = Some(rng);
-    Ok(match it.run(body, Vec::new())? {
-        Outcome::Rejected(r) => Some(r),
-        Outcome::Done(_) => None,
-    })
+    Ok(rejection(it.run(body, Vec::new())?))
 }
 
 /// Call a preset function on an empty board (for what a preset computes once, when it loads).
