@@ -179,3 +179,31 @@ fn deep_nesting_is_refused_before_parsing() {
     let e = herald::check::load_text("inline.preset", &text).expect_err("too deep");
     assert!(e.render().contains("nest deeper than 100 levels"), "{}", e.render());
 }
+
+#[test]
+fn pieces_may_be_filtered_by_kind() {
+    let text = with(
+        "state rooks = []\nstate all = []\nstate royal = []\n\
+         on turn_end {\n    rooks = pieces(white, Rook)\n    all = pieces(white, [King, Rook])\n    royal = pieces(black, {King})\n}\n",
+    );
+    let mut g = game(&text, None);
+    g.play("R a1-a2").unwrap();
+    assert_eq!(g.fen(), "k3/4/R3/3K b - - 1 1 {rooks=[a2],all=[d1,a2],royal=[a4]}");
+    let bad = with("on turn_end { let x = pieces(white, 3) }\n");
+    let mut g = game(&bad, None);
+    let err = g.play("R a1-a2").unwrap_err().to_string();
+    assert!(err.contains("expected a kind of piece"), "{err}");
+}
+
+#[test]
+fn literal_lists_are_fresh_values_however_often_they_are_grown() {
+    // Literals of constants are built once when the preset loads: growing one must not change it.
+    let text = with(
+        "state sizes = []\non turn_end {\n    let l = [1, 2]\n    l = add(l, 3)\n    let m = [4] + [5]\n    \
+         sizes = sizes + [len(l) + len(m)]\n}\n",
+    );
+    let mut g = game(&text, None);
+    g.play("R a1-a2").unwrap();
+    g.play("k a4-b4").unwrap();
+    assert_eq!(g.fen(), "1k2/4/R3/3K w - - 2 2 {sizes=[5,5]}");
+}

@@ -212,6 +212,11 @@ impl Position {
         }
     }
 
+    /// How many pieces `side` has on the board.
+    pub fn occupied_count(&self, side: Side) -> usize {
+        self.occupied[side.index()].iter().map(|w| w.count_ones() as usize).sum()
+    }
+
     /// The cells holding a piece of `side`, in increasing order.
     #[inline]
     pub fn occupied_by(&self, side: Side) -> impl Iterator<Item = Sq> + '_ {

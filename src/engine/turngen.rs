@@ -12,6 +12,7 @@ use crate::script::hooks::{self, Call};
 use crate::script::ir::{Body, PartSpec};
 use crate::script::{PartVal, ScriptError, Value};
 use crate::syntax::script::PartKind;
+use std::sync::Arc;
 
 type R<T> = Result<T, ScriptError>;
 
@@ -467,7 +468,7 @@ impl<'a> Gen<'a> {
     ) -> Result<Vec<Value>, ScriptError> {
         let v = hooks::value(self.preset, pos, body, self.mover)?;
         let items = match v {
-            Value::List(x) | Value::Set(x) => x.to_vec(),
+            Value::List(x) | Value::Set(x) => Arc::try_unwrap(x).unwrap_or_else(|shared| shared.to_vec()),
             Value::None => Vec::new(),
             one => vec![one],
         };

@@ -140,7 +140,14 @@ pub const TABLE: &[(&str, Builtin, usize, usize, bool, &str)] = &[
     ("halfmoves", Builtin::Halfmoves, 0, 0, false, "turns since the last capture or irreversible move"),
     ("squares", Builtin::Squares, 0, 0, false, "every existing square"),
     ("holes", Builtin::Holes, 0, 0, false, "every missing square"),
-    ("pieces", Builtin::Pieces, 1, 1, false, "the squares holding a side's pieces"),
+    (
+        "pieces",
+        Builtin::Pieces,
+        1,
+        2,
+        false,
+        "the squares holding a side's pieces; with kinds (one, or a list or set), only pieces of those kinds",
+    ),
     (
         "count",
         Builtin::Count,
@@ -256,6 +263,16 @@ impl Interp<'_> {
         }
     }
 
+    /// A kind, or a list or set of kinds (pieces stand for their kinds), as a bit per kind.
+    fn kind_mask(&self, v: &Value, arg: &Code) -> R<u128> {
+        match v {
+            Value::List(items) | Value::Set(items) => {
+                items.iter().try_fold(0u128, |m, k| Ok(m | 1u128 << self.kind(k, arg)?.min(127)))
+            }
+            one => Ok(1u128 << self.kind(one, arg)?.min(127)),
+        }
+    }
+
     fn int(&self, v: &Value, arg: &Code) -> R<i64> {
         match v {
             Value::Int(i) => Ok(*i),
@@ -271,8 +288,12 @@ impl Interp<'_> {
         }
     }
 
+    /// A list of squares, allocated once: growing it square by square reallocated several times
+    /// per call, and `pieces(side)` runs at every node of a scripted perft.
     fn squares_value(&self, it: impl Iterator<Item = Sq>) -> Value {
-        Value::List(Arc::new(it.map(Value::Square).collect()))
+        let mut v = Vec::with_capacity(it.size_hint().1.unwrap_or(0).min(self.preset.geo.squares.len()));
+        v.extend(it.map(Value::Square));
+        Value::List(Arc::new(v))
     }
 
     /// The seeded generator, which only `on setup` has: anywhere else the same turn must give the same result.
@@ -415,9 +436,21 @@ impl Interp<'_> {
             }
             Pieces => {
                 let side = self.side(&v[0], &args[0])?;
-                self.squares_value(
-                    geo.squares.iter().copied().filter(|&s| cell::is_side(self.pos.cells[s as usize], side)),
-                )
+                let mut out = Vec::with_capacity(self.pos.occupied_count(side));
+                match v.get(1) {
+                    None => out.extend(self.pos.occupied_by(side).map(Value::Square)),
+                    Some(kinds) => {
+                        let wanted = self.kind_mask(kinds, &args[1])?;
+                        let cells = &self.pos.cells;
+                        out.extend(
+                            self.pos
+                                .occupied_by(side)
+                                .filter(|&s| wanted & (1u128 << cell::kind(cells[s as usize])) != 0)
+                                .map(Value::Square),
+                        );
+                    }
+                }
+                Value::List(Arc::new(out))
             }
             Count => {
                 let n = match (&v[0], v.get(1)) {

@@ -267,8 +267,21 @@ impl<'a> Compiler<'a> {
             ExprKind::List(items) if items.is_empty() => Ex::Const(Value::List(Default::default())),
             ExprKind::Set(items) if items.is_empty() => Ex::Const(Value::Set(Default::default())),
             ExprKind::Map(items) if items.is_empty() => Ex::Const(Value::Map(Default::default())),
-            ExprKind::List(items) => Ex::List(items.iter().map(|i| self.expr(i)).collect()),
-            ExprKind::Set(items) => Ex::Set(items.iter().map(|i| self.expr(i)).collect()),
+            // A literal of constants (`[Queen, Rook]`) is built once, here, not at every evaluation.
+            ExprKind::List(items) => {
+                let items: Vec<Code> = items.iter().map(|i| self.expr(i)).collect();
+                match constants(&items) {
+                    Some(v) => Ex::Const(Value::List(std::sync::Arc::new(v))),
+                    None => Ex::List(items),
+                }
+            }
+            ExprKind::Set(items) => {
+                let items: Vec<Code> = items.iter().map(|i| self.expr(i)).collect();
+                match constants(&items) {
+                    Some(v) => Ex::Const(Value::set_of(v)),
+                    None => Ex::Set(items),
+                }
+            }
             ExprKind::Map(items) => Ex::Map(items.iter().map(|(k, v)| (self.expr(k), self.expr(v))).collect()),
             ExprKind::Not(x) => Ex::Not(Box::new(self.expr(x))),
             ExprKind::Neg(x) => Ex::Neg(Box::new(self.expr(x))),
@@ -373,4 +386,9 @@ pub fn standalone(preset: &crate::preset::Preset, text: &str) -> Result<Body, St
     }
     let op = Op { st: St::Return(Some(code.clone())), span: code.span };
     Ok(Body { name: "eval".into(), params: 0, locals: 0, ops: vec![op], span: code.span })
+}
+
+/// The values of expressions that are all constants, or `None`.
+fn constants(items: &[Code]) -> Option<Vec<Value>> {
+    items.iter().map(|c| if let Ex::Const(v) = &c.ex { Some(v.clone()) } else { None }).collect()
 }

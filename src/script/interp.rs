@@ -461,6 +461,16 @@ impl<'a> Interp<'a> {
     fn binary(&mut self, op: BinOp, l: Value, r: Value, span: Span) -> R<Value> {
         use Value::*;
         let overflow = || fail(span, "integer overflow");
+        // The left list grows in place when nothing else shares it (`hand(mover) + pieces(mover)`).
+        let (l, r) = match (op, l, r) {
+            (BinOp::Add, List(mut a), List(b)) => {
+                Arc::make_mut(&mut a).extend(b.iter().cloned());
+                let v = List(a);
+                self.charge(span, &v)?;
+                return Ok(v);
+            }
+            (_, l, r) => (l, r),
+        };
         let v = match (op, &l, &r) {
             (BinOp::Eq, _, _) => Bool(l == r),
             (BinOp::Ne, _, _) => Bool(l != r),
@@ -492,7 +502,6 @@ impl<'a> Interp<'a> {
             (BinOp::Div, Int(a), Int(b)) => Int(a.div_euclid(*b)),
             (BinOp::Rem, Int(a), Int(b)) => Int(a.rem_euclid(*b)),
             (BinOp::Add, Str(a), _) => Str(format!("{a}{}", r.display(self.preset)).into()),
-            (BinOp::Add, List(a), List(b)) => List(Arc::new(a.iter().chain(b.iter()).cloned().collect())),
             (BinOp::Add, Set(a), Set(b)) => Value::set_of(a.iter().chain(b.iter()).cloned().collect()),
             (BinOp::Sub, Set(a), Set(b)) => {
                 Set(Arc::new(a.iter().filter(|x| b.binary_search(x).is_err()).cloned().collect()))
