@@ -50,3 +50,28 @@ fn hooks_that_may_reject_or_change_the_board_are_not_skipped() {
     let shipped = herald::check::load("maidens").expect("maidens loads").script.inert;
     assert!(shipped.part[PartKind::Move as usize] && !shipped.part[PartKind::Remove as usize] && shipped.end);
 }
+
+/// `before` hooks at the last ply: a quiet one may be skipped, one that refuses or whose variables a
+/// refusing hook reads must run, and the counts agree with playing every turn either way.
+#[test]
+fn before_hooks_are_skipped_only_when_nothing_counted_reads_them() {
+    let quiet = format!("{BASE}\nvar seen = 0\non before move {{\n    seen = len(legal_moves())\n}}\n");
+    let refuses = format!("{BASE}\non before move {{\n    if turn_number() == 3 {{ reject \"rest\" }}\n}}\n");
+    let read_later = format!(
+        "{BASE}\nvar was = false\non before move {{\n    was = in_check(mover)\n}}\n\
+         on validate move {{\n    if not was and part.piece.royal {{ reject \"the king only moves out of check\" }}\n}}\n"
+    );
+    let facts = |text: &str| inert(text);
+    assert!(facts(&quiet).before[PartKind::Move as usize]);
+    assert!(!facts(&refuses).before[PartKind::Move as usize]);
+    assert!(facts(&read_later).before[PartKind::Move as usize] && !facts(&read_later).part[PartKind::Move as usize]);
+    for (text, counts) in [(&quiet, [8u64, 13, 104]), (&refuses, [8, 13, 0]), (&read_later, [5, 4, 18])] {
+        let preset = Arc::new(herald::check::load_text("inline.preset", text).expect("loads"));
+        let mut game = Game::new(preset.clone(), None, None).expect("setup");
+        for (d, want) in counts.iter().enumerate() {
+            let played = try_perft(&mut game.pos, &preset, d + 1, false).expect("scripts run");
+            let bulk = try_perft(&mut game.pos, &preset, d + 1, true).expect("scripts run");
+            assert_eq!((bulk, played), (*want, *want), "{text}: depth {}", d + 1);
+        }
+    }
+}

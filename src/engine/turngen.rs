@@ -230,7 +230,7 @@ impl<'a> Gen<'a> {
             pos.cache_moves(&legal_moves);
         }
         let fresh = pos.cell_changes();
-        if self.before(pos, kinds)?.is_some() {
+        if !self.before_unread(i, kinds) && self.before(pos, kinds)?.is_some() {
             return Ok(!cands.is_empty());
         }
         let had = !cands.is_empty();
@@ -328,6 +328,17 @@ impl<'a> Gen<'a> {
         self.reset_vars(pos);
         pos.end_turn(preset);
         Ok(None)
+    }
+
+    /// In `leaf` mode, whether the `before` hooks of the last part may be left unrun: they can
+    /// neither refuse nor change the board, and what they set could only be read by hooks that
+    /// counting skips (every candidate of the part is then counted or tried without them).
+    fn before_unread(&self, i: usize, kinds: &[PartKind]) -> bool {
+        let inert = &self.preset.script.inert;
+        self.leaf
+            && i + 1 == self.part_count()
+            && inert.end
+            && kinds.iter().all(|&k| inert.before[k as usize] && inert.part[k as usize])
     }
 
     /// In `leaf` mode, whether a candidate of the last part is sure to make a legal turn: no hook

@@ -10,6 +10,8 @@ pub struct Inert {
     pub part: [bool; 6],
     /// `on turn_end` and every `on every N` are absent or quiet.
     pub end: bool,
+    /// Per part kind: its `before` hook is absent or quiet.
+    pub before: [bool; 6],
 }
 
 /// The bulk-counting facts of a compiled script.
@@ -19,7 +21,8 @@ pub fn of(s: &Script) -> Inert {
     let h = &s.hooks;
     let part = std::array::from_fn(|k| quiet(&h.validate[k]) && quiet(&h.capture) && quiet(&h.after[k]));
     let end = quiet(&h.turn_end) && h.every.iter().all(|(_, _, b)| ops_quiet(&b.ops, &funcs));
-    Inert { part, end }
+    let before = std::array::from_fn(|k| quiet(&h.before[k]));
+    Inert { part, end, before }
 }
 
 /// For each function, whether it is quiet: every function it may call is quiet too (a fixed point
