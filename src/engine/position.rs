@@ -380,21 +380,21 @@ impl Position {
         }
     }
 
-    /// Remember the legal moves of this exact position (board and hash), for scripts that ask again.
-    pub fn cache_moves(&mut self, moves: &[Move]) {
-        self.moves_cache.clear();
-        self.moves_cache.extend_from_slice(moves);
-        self.cache_key = Some((self.hash, self.changes.len() as u32));
+    /// The moves [`Position::cached_legal_moves`] generated last (they may belong to another position).
+    pub fn moves_cache(&self) -> &[Move] {
+        &self.moves_cache
     }
 
-    /// The legal moves, from the cache when it belongs to this position.
-    pub fn legal_moves_cached(&mut self, preset: &Preset) -> Vec<Move> {
-        if self.cache_key == Some((self.hash, self.changes.len() as u32)) {
-            return self.moves_cache.clone();
+    /// The legal moves, generated into the cache unless it already belongs to this position: the
+    /// cache's buffer is reused from node to node, and a hook asking again gets them for free.
+    pub fn cached_legal_moves(&mut self, preset: &Preset) -> &[Move] {
+        if self.cache_key != Some((self.hash, self.changes.len() as u32)) {
+            let mut buf = std::mem::take(&mut self.moves_cache);
+            self.legal_moves(preset, &mut buf);
+            self.moves_cache = buf;
+            self.cache_key = Some((self.hash, self.changes.len() as u32));
         }
-        let mut moves = Vec::new();
-        self.legal_moves(preset, &mut moves);
-        moves
+        &self.moves_cache
     }
 
     /// How many cell changes the undo record holds: it grows with every change to the board.

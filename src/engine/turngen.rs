@@ -3,7 +3,7 @@
 
 use super::board::{Sq, cell};
 use super::legal::Pins;
-use super::position::{Move, Position};
+use super::position::Position;
 use super::side::Side;
 use super::turn::{Turn, TurnPart, apply_raw};
 use crate::preset::Preset;
@@ -224,11 +224,7 @@ impl<'a> Gen<'a> {
         // Moves offered while a later part may still shield the royal piece are not all legal:
         // those that are keep what is known of the royal piece's safety.
         let shielded = kinds.contains(&PartKind::Move) && self.later_may_shield(i);
-        let mut legal_moves = Vec::new();
-        if shielded {
-            pos.legal_moves(self.preset, &mut legal_moves);
-            pos.cache_moves(&legal_moves);
-        }
+        let legal_moves = if shielded { pos.cached_legal_moves(self.preset).to_vec() } else { Vec::new() };
         let fresh = pos.cell_changes();
         if !self.before_unread(i, kinds) && self.before(pos, kinds)?.is_some() {
             return Ok(!cands.is_empty());
@@ -523,10 +519,7 @@ impl<'a> Gen<'a> {
         };
         match kind {
             PartKind::Move => {
-                let mut moves: Vec<Move> = Vec::new();
-                pos.legal_moves(preset, &mut moves);
-                pos.cache_moves(&moves);
-                out.extend(moves.into_iter().map(TurnPart::Move));
+                out.extend(pos.cached_legal_moves(preset).iter().map(|&m| TurnPart::Move(m)));
             }
             PartKind::Drop => {
                 let mut codes: Vec<u8> = pos.hands[us].clone();

@@ -311,9 +311,10 @@ impl Interp<'_> {
     }
 
     fn legal_parts(&mut self) -> Vec<PartVal> {
-        let moves = self.pos.legal_moves_cached(self.preset);
-        let victim = self.pos.ep.victim;
-        moves.into_iter().map(|m| move_part(self.preset, &self.pos.cells, victim, m)).collect()
+        let preset = self.preset;
+        self.pos.cached_legal_moves(preset);
+        let pos = &*self.pos;
+        pos.moves_cache().iter().map(|&m| move_part(preset, &pos.cells, pos.ep.victim, m)).collect()
     }
 
     pub(super) fn builtin(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
