@@ -246,7 +246,7 @@ impl<'a> Gen<'a> {
             cands.retain(|&c| !self.countable(pos, c, legal_of(&c), blockers.as_ref()));
             self.counted += (before - cands.len()) as u64;
         }
-        for c in cands {
+        for &c in &cands {
             let m = pos.mark();
             if self.step(pos, c, legal_of(&c), drops_safe)?.is_none() {
                 turn.push(c);
@@ -257,6 +257,7 @@ impl<'a> Gen<'a> {
             pos.undo_to(&m);
             self.safe_at = entry;
         }
+        pos.give_parts_buffer(cands);
         Ok(had)
     }
 
@@ -438,12 +439,12 @@ impl<'a> Gen<'a> {
             Some(body) => Some(self.candidate_values(pos, body, kinds)?),
             None => None,
         };
-        let mut out = Vec::new();
+        let mut out = pos.take_parts_buffer();
         for &kind in kinds {
             if kind == PartKind::Move && self.later_may_shield(i) {
                 // Royal safety is judged when the turn is complete, and a later part could still
                 // cover the royal piece: every move the pieces can make is a candidate.
-                let mut moves = Vec::new();
+                let mut moves = Vec::with_capacity(128);
                 pos.pseudo_moves(preset, &mut moves);
                 out.extend(moves.into_iter().map(TurnPart::Move));
                 continue;
@@ -508,12 +509,17 @@ impl<'a> Gen<'a> {
         let squares = |pos: &Position, default: &dyn Fn(u8) -> bool| -> Vec<Sq> {
             let mut v: Vec<Sq> = match from {
                 Some(items) => {
-                    items.iter().filter_map(|v| if let Value::Square(s) = v { Some(*s) } else { None }).collect()
+                    let mut v = Vec::with_capacity(items.len());
+                    v.extend(items.iter().filter_map(|v| if let Value::Square(s) = v { Some(*s) } else { None }));
+                    // Lists from `pieces()` and friends come sorted: only others need sorting.
+                    if !v.is_sorted() {
+                        v.sort_unstable();
+                    }
+                    v.dedup();
+                    v
                 }
                 None => preset.geo.squares.clone(),
             };
-            v.sort_unstable();
-            v.dedup();
             v.retain(|&s| default(pos.cells[s as usize]));
             v
         };
