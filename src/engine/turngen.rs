@@ -239,9 +239,11 @@ impl<'a> Gen<'a> {
             && pos.adding_keeps_safe(preset, self.mover)
             && (self.known_safe(pos) || !pos.in_check(preset, self.mover));
         let mut cands = cands;
-        if self.leaf && i + 1 == self.part_count() {
+        if self.leaf && i + 1 == self.part_count() && !cands.is_empty() {
             let before = cands.len();
-            let safe_removals = kinds.contains(&PartKind::Remove) && self.known_safe(pos);
+            // The pins are looked for only when a removal is to be judged (Ruddigore's curse offers
+            // none on odd moves, after every first part).
+            let safe_removals = cands.iter().any(|c| matches!(c, TurnPart::Remove(_))) && self.known_safe(pos);
             let blockers = if safe_removals { pos.sole_blockers(self.preset, self.mover) } else { None };
             cands.retain(|&c| !self.countable(pos, c, legal_of(&c), blockers.as_ref()));
             self.counted += (before - cands.len()) as u64;
