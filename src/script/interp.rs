@@ -13,7 +13,7 @@ use crate::syntax::script::BinOp;
 use std::cell::RefCell;
 use std::sync::Arc;
 
-/// Steps (statements and expressions evaluated) one hook call may take.
+/// Steps (statements and expressions evaluated, loop iterations) one hook call may take.
 pub const MAX_STEPS: u64 = 2_000_000;
 /// Nested function calls one hook call may make.
 pub const MAX_DEPTH: u32 = 64;
@@ -182,17 +182,27 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// Charge `n` steps: a statement with the expressions it evaluates, or one loop iteration.
     #[inline]
-    fn step(&mut self, span: Span) -> R<()> {
-        self.steps += 1;
+    fn step(&mut self, n: u32, span: Span) -> R<()> {
+        self.steps += n as u64;
         if self.steps > MAX_STEPS {
-            let span = self.loops.last().copied().unwrap_or(span);
-            return Err(fail(
-                span,
-                format!("the script ran for more than {MAX_STEPS} steps in `{}` (endless loop?)", self.where_),
-            ));
+            return Err(self.too_many_steps(span));
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_many_steps(&self, span: Span) -> Stop {
+        let span = self.loops.last().copied().unwrap_or(span);
+        fail(span, format!("the script ran for more than {MAX_STEPS} steps in `{}` (endless loop?)", self.where_))
+    }
+
+    /// Evaluate an expression the current statement's charge did not cover.
+    fn eval_charged(&mut self, c: &Code) -> R<Value> {
+        self.step(c.cost, c.span)?;
+        self.eval(c)
     }
 
     #[inline]
@@ -220,7 +230,7 @@ impl<'a> Interp<'a> {
     }
 
     fn exec(&mut self, op: &Op) -> R<Flow> {
-        self.step(op.span)?;
+        self.step(op.cost, op.span)?;
         match &op.st {
             St::SetLocal(i, e) => {
                 let slot = self.base + *i as usize;
@@ -234,8 +244,10 @@ impl<'a> Interp<'a> {
                 self.pos.set_state(self.preset, *i as usize, v);
             }
             St::If(branches, otherwise) => {
-                for (cond, body) in branches {
-                    if self.eval(cond)?.truthy() {
+                // The first condition is in the statement's charge, the others are charged if reached.
+                for (i, (cond, body)) in branches.iter().enumerate() {
+                    let v = if i == 0 { self.eval(cond)? } else { self.eval_charged(cond)? };
+                    if v.truthy() {
                         return self.block(body);
                     }
                 }
@@ -244,8 +256,10 @@ impl<'a> Interp<'a> {
             St::For(slot, e, body) => return self.for_loop(op.span, *slot as usize, e, body),
             St::While(cond, body) => {
                 self.loops.push(op.span);
+                // The first test is in the statement's charge; each iteration charges one step, and
+                // the test after it.
                 while self.eval(cond)?.truthy() {
-                    self.step(op.span)?;
+                    self.step(1, op.span)?;
                     match self.block(body)? {
                         Flow::Break => break,
                         Flow::Return(v) => {
@@ -254,6 +268,7 @@ impl<'a> Interp<'a> {
                         }
                         _ => {}
                     }
+                    self.step(cond.cost, op.span)?;
                 }
                 self.loops.pop();
             }
@@ -295,8 +310,8 @@ impl<'a> Interp<'a> {
     }
 
     /// `x = add(x, item)` on a list or set: the item goes into x's own storage when nothing else
-    /// shares it, so a loop that builds a collection is linear, not quadratic. The same steps as
-    /// the general path; the memory charged is what was added (the item and its place), not the
+    /// shares it, so a loop that builds a collection is linear, not quadratic. The steps are the
+    /// statement's, charged already; the memory charged is what was added (the item and its place), not the
     /// whole collection again. False when the statement is not of that form.
     fn add_to_local(&mut self, slot: usize, i: u16, e: &Code) -> R<bool> {
         let Ex::Builtin(Builtin::Add, args) = &e.ex else { return Ok(false) };
@@ -306,8 +321,6 @@ impl<'a> Interp<'a> {
         {
             return Ok(false);
         }
-        self.step(e.span)?;
-        self.step(args[0].span)?;
         let item = self.eval(&args[1])?;
         self.charge(e.span, &item)?;
         self.mem += 1;
@@ -345,7 +358,7 @@ impl<'a> Interp<'a> {
     fn each(&mut self, span: Span, slot: usize, body: &[Op], n: usize, item: impl Fn(usize) -> Value) -> R<Flow> {
         self.loops.push(span);
         for i in 0..n {
-            self.step(span)?;
+            self.step(1, span)?;
             self.locals[self.base + slot] = item(i);
             match self.block(body)? {
                 Flow::Break => break,
@@ -360,8 +373,8 @@ impl<'a> Interp<'a> {
         Ok(Flow::Next)
     }
 
+    /// Evaluate an expression whose steps (`Code::cost`) were charged already.
     pub(super) fn eval(&mut self, c: &Code) -> R<Value> {
-        self.step(c.span)?;
         Ok(match &c.ex {
             Ex::Const(v) => v.clone(),
             Ex::Local(i) => self.locals[self.base + *i as usize].clone(),
@@ -397,11 +410,11 @@ impl<'a> Interp<'a> {
             },
             Ex::Bin(BinOp::And, a, b) => {
                 let l = self.eval(a)?;
-                if !l.truthy() { l } else { self.eval(b)? }
+                if !l.truthy() { l } else { self.eval_charged(b)? }
             }
             Ex::Bin(BinOp::Or, a, b) => {
                 let l = self.eval(a)?;
-                if l.truthy() { l } else { self.eval(b)? }
+                if l.truthy() { l } else { self.eval_charged(b)? }
             }
             Ex::Bin(op, a, b) => {
                 let (l, r) = (self.eval(a)?, self.eval(b)?);
@@ -429,10 +442,7 @@ impl<'a> Interp<'a> {
             }
             // A field of a local (`m.capture` in a loop) is read in place, without copying the value.
             Ex::Field(e, f) => match e.ex {
-                Ex::Local(i) => {
-                    self.step(e.span)?;
-                    self.field(&self.locals[self.base + i as usize], *f, c.span)?
-                }
+                Ex::Local(i) => self.field(&self.locals[self.base + i as usize], *f, c.span)?,
                 _ => {
                     let v = self.eval(e)?;
                     self.field(&v, *f, c.span)?
