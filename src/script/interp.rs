@@ -246,8 +246,10 @@ impl<'a> Interp<'a> {
             St::If(branches, otherwise) => {
                 // The first condition is in the statement's charge, the others are charged if reached.
                 for (i, (cond, body)) in branches.iter().enumerate() {
-                    let v = if i == 0 { self.eval(cond)? } else { self.eval_charged(cond)? };
-                    if v.truthy() {
+                    if i > 0 {
+                        self.step(cond.cost, cond.span)?;
+                    }
+                    if self.test(cond)? {
                         return self.block(body);
                     }
                 }
@@ -258,7 +260,7 @@ impl<'a> Interp<'a> {
                 self.loops.push(op.span);
                 // The first test is in the statement's charge; each iteration charges one step, and
                 // the test after it.
-                while self.eval(cond)?.truthy() {
+                while self.test(cond)? {
                     self.step(1, op.span)?;
                     match self.block(body)? {
                         Flow::Break => break,
@@ -373,6 +375,28 @@ impl<'a> Interp<'a> {
         Ok(Flow::Next)
     }
 
+    /// Whether an expression (charged already) is true: conditions and `not` are decided without
+    /// building and dropping the value where its shape allows.
+    fn test(&mut self, c: &Code) -> R<bool> {
+        Ok(match &c.ex {
+            Ex::Not(e) => !self.test(e)?,
+            Ex::Local(i) => self.locals[self.base + *i as usize].truthy(),
+            Ex::Bin(BinOp::And, a, b) => {
+                self.test(a)? && {
+                    self.step(b.cost, b.span)?;
+                    self.test(b)?
+                }
+            }
+            Ex::Bin(BinOp::Or, a, b) => {
+                self.test(a)? || {
+                    self.step(b.cost, b.span)?;
+                    self.test(b)?
+                }
+            }
+            _ => self.eval(c)?.truthy(),
+        })
+    }
+
     /// Evaluate an expression whose steps (`Code::cost`) were charged already.
     pub(super) fn eval(&mut self, c: &Code) -> R<Value> {
         Ok(match &c.ex {
@@ -403,7 +427,7 @@ impl<'a> Interp<'a> {
                 self.charge(c.span, &v)?;
                 v
             }
-            Ex::Not(e) => Value::Bool(!self.eval(e)?.truthy()),
+            Ex::Not(e) => Value::Bool(!self.test(e)?),
             Ex::Neg(e) => match self.eval(e)? {
                 Value::Int(i) => Value::Int(i.checked_neg().ok_or_else(|| fail(c.span, "integer overflow"))?),
                 other => return Err(fail(e.span, format!("cannot negate {}", other.type_name()))),
