@@ -447,7 +447,13 @@ impl<'a> Interp<'a> {
             Ex::Builtin(b, args) => {
                 let mut vals = self.args.pop().unwrap_or_default();
                 for e in args {
-                    vals.push(self.eval(e)?);
+                    // A local or a constant is cloned from where it is, not returned from a call
+                    // and copied again.
+                    match &e.ex {
+                        Ex::Local(i) => vals.push(self.locals[self.base + *i as usize].clone()),
+                        Ex::Const(v) => vals.push(v.clone()),
+                        _ => vals.push(self.eval(e)?),
+                    }
                 }
                 let r = self.builtin(*b, &vals, args, c.span);
                 vals.clear();
