@@ -323,7 +323,11 @@ impl<'a> Interp<'a> {
         {
             return Ok(false);
         }
-        let item = self.eval(&args[1])?;
+        // The item is mostly the loop's variable: cloned in place, without a call.
+        let item = match &args[1].ex {
+            Ex::Local(j) => self.locals[self.base + *j as usize].clone(),
+            _ => self.eval(&args[1])?,
+        };
         self.charge(e.span, &item)?;
         self.mem += 1;
         let mut cur = std::mem::take(&mut self.locals[slot]);
