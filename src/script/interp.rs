@@ -448,6 +448,15 @@ impl<'a> Interp<'a> {
                 let (l, r) = (self.eval(a)?, self.eval(b)?);
                 self.binary(*op, l, r, c.span)?
             }
+            // One argument, the common case, needs no buffer.
+            Ex::Builtin(b, args) if args.len() == 1 => {
+                let v = match &args[0].ex {
+                    Ex::Local(i) => self.locals[self.base + *i as usize].clone(),
+                    Ex::Const(v) => v.clone(),
+                    _ => self.eval(&args[0])?,
+                };
+                self.builtin(*b, std::slice::from_ref(&v), args, c.span)?
+            }
             Ex::Builtin(b, args) => {
                 let mut vals = self.args.pop().unwrap_or_default();
                 for e in args {
