@@ -397,8 +397,22 @@ impl<'a> Interp<'a> {
                     self.test(b)?
                 }
             }
+            // A test of a built-in (`if empty(s)`) calls it from here, not through `eval`.
+            Ex::Builtin(b, args) if args.len() == 1 => self.builtin1(*b, args, c.span)?.truthy(),
             _ => self.eval(c)?.truthy(),
         })
+    }
+
+    /// A built-in with one argument, the common case: the argument needs no buffer, and a local
+    /// or a constant is cloned from where it is rather than returned from `eval` and copied.
+    #[inline]
+    fn builtin1(&mut self, b: Builtin, args: &[Code], span: Span) -> R<Value> {
+        let v = match &args[0].ex {
+            Ex::Local(i) => self.locals[self.base + *i as usize].clone(),
+            Ex::Const(v) => v.clone(),
+            _ => self.eval(&args[0])?,
+        };
+        self.builtin(b, std::slice::from_ref(&v), args, span)
     }
 
     /// Evaluate an expression whose steps (`Code::cost`) were charged already.
@@ -449,14 +463,7 @@ impl<'a> Interp<'a> {
                 self.binary(*op, l, r, c.span)?
             }
             // One argument, the common case, needs no buffer.
-            Ex::Builtin(b, args) if args.len() == 1 => {
-                let v = match &args[0].ex {
-                    Ex::Local(i) => self.locals[self.base + *i as usize].clone(),
-                    Ex::Const(v) => v.clone(),
-                    _ => self.eval(&args[0])?,
-                };
-                self.builtin(*b, std::slice::from_ref(&v), args, c.span)?
-            }
+            Ex::Builtin(b, args) if args.len() == 1 => self.builtin1(*b, args, c.span)?,
             Ex::Builtin(b, args) => {
                 let mut vals = self.args.pop().unwrap_or_default();
                 for e in args {
