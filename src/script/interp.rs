@@ -205,18 +205,35 @@ impl<'a> Interp<'a> {
         self.eval(c)
     }
 
-    #[inline]
+    /// Count a value made against the memory budget. A scalar, the common case, is counted here;
+    /// a collection or a string is weighed out of line.
+    #[inline(always)]
     pub(super) fn charge(&mut self, span: Span, v: &Value) -> R<()> {
-        self.mem += match v {
-            Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Str(_) => {
-                v.weight_within((MAX_MEMORY + 1).saturating_sub(self.mem))
+        match v {
+            Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Str(_) => self.charge_weight(span, v),
+            _ => {
+                self.mem += 1;
+                if self.mem > MAX_MEMORY {
+                    return Err(self.too_much_memory(span));
+                }
+                Ok(())
             }
-            _ => 1,
-        };
+        }
+    }
+
+    #[inline(never)]
+    fn charge_weight(&mut self, span: Span, v: &Value) -> R<()> {
+        self.mem += v.weight_within((MAX_MEMORY + 1).saturating_sub(self.mem));
         if self.mem > MAX_MEMORY {
-            return Err(fail(span, format!("the script built more than {MAX_MEMORY} values in `{}`", self.where_)));
+            return Err(self.too_much_memory(span));
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_much_memory(&self, span: Span) -> Stop {
+        fail(span, format!("the script built more than {MAX_MEMORY} values in `{}`", self.where_))
     }
 
     fn block(&mut self, ops: &[Op]) -> R<Flow> {
