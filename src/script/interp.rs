@@ -347,8 +347,7 @@ impl<'a> Interp<'a> {
         };
         self.charge(e.span, &item)?;
         self.mem += 1;
-        let mut cur = std::mem::take(&mut self.locals[slot]);
-        match &mut cur {
+        match &mut self.locals[slot] {
             Value::List(items) => Arc::make_mut(items).push(item),
             Value::Set(items) => {
                 if let Err(at) = items.binary_search(&item) {
@@ -357,7 +356,6 @@ impl<'a> Interp<'a> {
             }
             _ => {}
         }
-        self.locals[slot] = cur;
         Ok(true)
     }
 
@@ -400,7 +398,11 @@ impl<'a> Interp<'a> {
     /// building and dropping the value where its shape allows.
     fn test(&mut self, c: &Code) -> R<bool> {
         Ok(match &c.ex {
-            Ex::Not(e) => !self.test(e)?,
+            Ex::Not(e) => match &e.ex {
+                // `not is_royal(p)`: one call fewer.
+                Ex::Builtin(b, args) if args.len() == 1 => !self.builtin1(*b, args, e.span)?.truthy(),
+                _ => !self.test(e)?,
+            },
             Ex::Local(i) => self.locals[self.base + *i as usize].truthy(),
             Ex::Bin(BinOp::And, a, b) => {
                 self.test(a)? && {
