@@ -273,6 +273,28 @@ impl<'a> Interp<'a> {
                 return self.block(otherwise);
             }
             St::For(slot, e, body) => return self.for_loop(op.span, *slot as usize, e, body),
+            St::Return(e) => {
+                let v = match e {
+                    Some(e) => self.eval(e)?,
+                    None => Value::None,
+                };
+                return Ok(Flow::Return(v));
+            }
+            St::Break => return Ok(Flow::Break),
+            St::Continue => return Ok(Flow::Continue),
+            St::Eval(e) => {
+                self.eval(e)?;
+            }
+            _ => return self.exec_other(op),
+        }
+        Ok(Flow::Next)
+    }
+
+    /// The statements that run less often (`while` once per loop, not per iteration), out of line:
+    /// `exec` stays smaller, with less to save and restore on every statement. Charged already.
+    #[inline(never)]
+    fn exec_other(&mut self, op: &Op) -> R<Flow> {
+        match &op.st {
             St::While(cond, body) => {
                 self.loops.push(op.span);
                 // The first test is in the statement's charge; each iteration charges one step, and
@@ -291,15 +313,6 @@ impl<'a> Interp<'a> {
                 }
                 self.loops.pop();
             }
-            St::Return(e) => {
-                let v = match e {
-                    Some(e) => self.eval(e)?,
-                    None => Value::None,
-                };
-                return Ok(Flow::Return(v));
-            }
-            St::Break => return Ok(Flow::Break),
-            St::Continue => return Ok(Flow::Continue),
             St::Reject(e) => {
                 let v = self.eval(e)?;
                 return Err(Stop::Reject(v.display(self.preset).into()));
@@ -321,9 +334,8 @@ impl<'a> Interp<'a> {
                     said.push(v);
                 }
             }
-            St::Eval(e) => {
-                self.eval(e)?;
-            }
+            // The others `exec` runs itself, never passing them here.
+            _ => {}
         }
         Ok(Flow::Next)
     }
