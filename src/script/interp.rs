@@ -436,7 +436,7 @@ impl<'a> Interp<'a> {
 
     /// A built-in with one argument, the common case: the argument needs no buffer, and a local
     /// or a constant is cloned from where it is rather than returned from `eval` and copied.
-    #[inline]
+    #[inline(always)]
     fn builtin1(&mut self, b: Builtin, args: &[Code], span: Span) -> R<Value> {
         let v = match &args[0].ex {
             Ex::Local(i) => self.locals[self.base + *i as usize].clone(),
