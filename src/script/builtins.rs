@@ -226,24 +226,26 @@ impl Interp<'_> {
         dirs.iter().filter_map(|&(dx, dy)| geo.square_checked((f + dx) as i32, (r + dy) as i32)).collect()
     }
 
+    // The argument readers below are inlined into `builtin`, their errors built out of line.
+
+    #[inline]
     fn square(&self, v: &Value, arg: &Code) -> R<Sq> {
         match v {
             Value::Square(s) => Ok(*s),
-            other => Err(fail(arg.span, format!("expected a square, found {}", other.type_name()))),
+            other => Err(expected(arg, "a square", other)),
         }
     }
 
+    #[inline]
     fn side(&self, v: &Value, arg: &Code) -> R<Side> {
         match v {
             Value::Side(s) => Ok(*s),
-            other => Err(fail(
-                arg.span,
-                format!("expected a side (white, black, mover, opponent), found {}", other.type_name()),
-            )),
+            other => Err(expected(arg, "a side (white, black, mover, opponent)", other)),
         }
     }
 
     /// A piece, or the piece on a square.
+    #[inline]
     fn piece(&self, v: &Value, arg: &Code) -> R<Option<u8>> {
         match v {
             Value::Piece(c) => Ok(Some(*c)),
@@ -251,15 +253,16 @@ impl Interp<'_> {
                 Ok(Some(self.pos.cells[*s as usize]).filter(|&c| cell::is_piece(c)).map(|c| c & !cell::VIRGIN))
             }
             Value::None => Ok(None),
-            other => Err(fail(arg.span, format!("expected a piece or a square, found {}", other.type_name()))),
+            other => Err(expected(arg, "a piece or a square", other)),
         }
     }
 
+    #[inline]
     fn kind(&self, v: &Value, arg: &Code) -> R<usize> {
         match v {
             Value::Kind(k) => Ok(*k as usize),
             Value::Piece(c) => Ok(cell::kind(*c)),
-            other => Err(fail(arg.span, format!("expected a kind of piece (e.g. Queen), found {}", other.type_name()))),
+            other => Err(expected(arg, "a kind of piece (e.g. Queen)", other)),
         }
     }
 
@@ -273,10 +276,11 @@ impl Interp<'_> {
         }
     }
 
+    #[inline]
     fn int(&self, v: &Value, arg: &Code) -> R<i64> {
         match v {
             Value::Int(i) => Ok(*i),
-            other => Err(fail(arg.span, format!("expected an integer, found {}", other.type_name()))),
+            other => Err(expected(arg, "an integer", other)),
         }
     }
 
@@ -621,6 +625,13 @@ impl Interp<'_> {
         self.charge(span, &out)?;
         Ok(out)
     }
+}
+
+/// An argument of the wrong type: `expected a square, found a piece`.
+#[cold]
+#[inline(never)]
+fn expected(arg: &Code, what: &str, found: &Value) -> super::interp::Stop {
+    fail(arg.span, format!("expected {what}, found {}", found.type_name()))
 }
 
 /// A set with one more item, inserted in order (the set itself when it holds the item already).
