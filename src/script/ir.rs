@@ -57,7 +57,10 @@ impl Field {
     ];
 }
 
+/// With its own tag byte (`repr(u8)`) rather than one folded into `Const`'s value: the interpreter
+/// matches on it for every node, and a plain tag is read with one load.
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub enum Ex {
     Const(Value),
     Local(u16),
@@ -123,7 +126,9 @@ impl St {
     }
 }
 
+/// With its own tag byte, for the same reason as `Ex`.
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub enum St {
     SetLocal(u16, Code),
     SetGlobal(u16, Code),
