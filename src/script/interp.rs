@@ -46,19 +46,23 @@ pub enum Outcome {
     Rejected(String),
 }
 
-/// Boxed, so that a result (`R<Value>`, returned by every evaluation) stays small.
+/// Boxed behind thin pointers, so that a result stays small: `R<bool>` and `R<Flow>` fit in two
+/// registers, and `R<Value>` is no larger than the value.
 pub(super) enum Stop {
     Error(Box<ScriptError>),
-    Reject(Box<str>),
+    Reject(Box<String>),
 }
 
 pub(super) type R<T> = Result<T, Stop>;
 
+/// How a statement ended. A returned value waits in `Interp::returned`, so that this stays one
+/// byte and a statement's result comes back in registers.
+#[derive(Clone, Copy)]
 enum Flow {
     Next,
     Break,
     Continue,
-    Return(Value),
+    Return,
 }
 
 pub(super) fn fail(span: Span, msg: impl Into<String>) -> Stop {
@@ -90,6 +94,8 @@ pub struct Interp<'a> {
     base: usize,
     /// Argument buffers for built-in calls, reused so that a call allocates nothing.
     args: Vec<Vec<Value>>,
+    /// The value of the `return` being carried out (`Flow::Return`).
+    returned: Value,
 }
 
 /// The buffers of a finished run, kept for the next: hooks run at every node of a perft.
@@ -144,6 +150,7 @@ impl<'a> Interp<'a> {
             locals: scratch.locals,
             base: 0,
             args: scratch.args,
+            returned: Value::None,
         }
     }
 
@@ -151,7 +158,7 @@ impl<'a> Interp<'a> {
     pub fn run(&mut self, body: &Body, args: Vec<Value>) -> Result<Outcome, ScriptError> {
         match self.call(body, args, body.span) {
             Ok(v) => Ok(Outcome::Done(v)),
-            Err(Stop::Reject(r)) => Ok(Outcome::Rejected(r.into())),
+            Err(Stop::Reject(r)) => Ok(Outcome::Rejected(*r)),
             Err(Stop::Error(e)) => Err(*e),
         }
     }
@@ -177,7 +184,7 @@ impl<'a> Interp<'a> {
         self.base = saved;
         self.depth -= 1;
         match r? {
-            Flow::Return(v) => Ok(v),
+            Flow::Return => Ok(std::mem::take(&mut self.returned)),
             _ => Ok(Value::None),
         }
     }
@@ -278,7 +285,8 @@ impl<'a> Interp<'a> {
                     Some(e) => self.eval(e)?,
                     None => Value::None,
                 };
-                return Ok(Flow::Return(v));
+                self.returned = v;
+                return Ok(Flow::Return);
             }
             St::Break => return Ok(Flow::Break),
             St::Continue => return Ok(Flow::Continue),
@@ -303,9 +311,9 @@ impl<'a> Interp<'a> {
                     self.step(1, op.span)?;
                     match self.block(body)? {
                         Flow::Break => break,
-                        Flow::Return(v) => {
+                        Flow::Return => {
                             self.loops.pop();
-                            return Ok(Flow::Return(v));
+                            return Ok(Flow::Return);
                         }
                         _ => {}
                     }
@@ -395,9 +403,9 @@ impl<'a> Interp<'a> {
             self.locals[self.base + slot] = item(i);
             match self.block(body)? {
                 Flow::Break => break,
-                Flow::Return(v) => {
+                Flow::Return => {
                     self.loops.pop();
-                    return Ok(Flow::Return(v));
+                    return Ok(Flow::Return);
                 }
                 _ => {}
             }
