@@ -50,6 +50,8 @@ pub enum Outcome {
 /// registers, and `R<Value>` is no larger than the value.
 pub(super) enum Stop {
     Error(Box<ScriptError>),
+    // A thin pointer on purpose: the extra allocation is made only when a turn is rejected.
+    #[allow(clippy::box_collection)]
     Reject(Box<String>),
 }
 
