@@ -444,13 +444,15 @@ impl<'a> Interp<'a> {
         })
     }
 
-    /// A built-in with one argument, the common case: the argument needs no buffer, and a local
-    /// or a constant is cloned from where it is rather than returned from `eval` and copied.
+    /// A built-in with one argument, the common case: the argument needs no buffer, and a local,
+    /// a constant or a side is read here rather than returned from `eval` and copied.
     #[inline(always)]
     fn builtin1(&mut self, b: Builtin, args: &[Code], span: Span) -> R<Value> {
         let v = match &args[0].ex {
             Ex::Local(i) => self.locals[self.base + *i as usize].clone(),
             Ex::Const(v) => v.clone(),
+            Ex::Mover => Value::Side(self.mover),
+            Ex::Opponent => Value::Side(self.mover.other()),
             _ => self.eval(&args[0])?,
         };
         self.builtin(b, std::slice::from_ref(&v), args, span)
