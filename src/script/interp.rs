@@ -220,14 +220,18 @@ impl<'a> Interp<'a> {
     pub(super) fn charge(&mut self, span: Span, v: &Value) -> R<()> {
         match v {
             Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Str(_) => self.charge_weight(span, v),
-            _ => {
-                self.mem += 1;
-                if self.mem > MAX_MEMORY {
-                    return Err(self.too_much_memory(span));
-                }
-                Ok(())
-            }
+            _ => self.charge_one(span),
         }
+    }
+
+    /// Count one scalar against the memory budget.
+    #[inline(always)]
+    fn charge_one(&mut self, span: Span) -> R<()> {
+        self.mem += 1;
+        if self.mem > MAX_MEMORY {
+            return Err(self.too_much_memory(span));
+        }
+        Ok(())
     }
 
     #[inline(never)]
@@ -426,6 +430,19 @@ impl<'a> Interp<'a> {
                 _ => !self.test(e)?,
             },
             Ex::Local(i) => self.locals[self.base + *i as usize].truthy(),
+            Ex::Global(i) => self.pos.state[*i as usize].truthy(),
+            // `len(t) == 1`: compared where the right side stands when it is a constant or a local,
+            // without building the boolean (which is still counted, as `binary` counts it).
+            Ex::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+                let l = self.eval(a)?;
+                let same = match &b.ex {
+                    Ex::Const(v) => l == *v,
+                    Ex::Local(i) => l == self.locals[self.base + *i as usize],
+                    _ => l == self.eval(b)?,
+                };
+                self.charge_one(c.span)?;
+                same == (*op == BinOp::Eq)
+            }
             Ex::Bin(BinOp::And, a, b) => {
                 self.test(a)? && {
                     self.step(b.cost, b.span)?;
