@@ -553,6 +553,14 @@ impl<'a> Interp<'a> {
             // A field of a local (`m.capture` in a loop) is read in place, without copying the value.
             Ex::Field(e, f) => match e.ex {
                 Ex::Local(i) => self.field(&self.locals[self.base + i as usize], *f, c.span)?,
+                // `part.to`: the part is read here; `eval` reports a hook without one.
+                Ex::Part => {
+                    let v = match self.part {
+                        Some(p) => Value::Part(p),
+                        None => self.eval(e)?,
+                    };
+                    self.field(&v, *f, c.span)?
+                }
                 _ => {
                     let v = self.eval(e)?;
                     self.field(&v, *f, c.span)?
