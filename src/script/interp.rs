@@ -67,6 +67,17 @@ enum Flow {
     Return,
 }
 
+/// Room for one more item in a collection a loop is building. A full one grows to at least
+/// `MIN_GROWN` at once: such a collection (`out = add(out, s)` over a side's pieces) usually holds
+/// more than a few items, and growing it 4, 8, 16 reallocated and copied it twice more.
+fn room_for_one(items: &mut Vec<Value>) -> &mut Vec<Value> {
+    const MIN_GROWN: usize = 16;
+    if items.len() == items.capacity() {
+        items.reserve(MIN_GROWN.saturating_sub(items.len()).max(1));
+    }
+    items
+}
+
 pub(super) fn fail(span: Span, msg: impl Into<String>) -> Stop {
     Stop::Error(Box::new(ScriptError::new(span, msg)))
 }
@@ -374,10 +385,10 @@ impl<'a> Interp<'a> {
         self.charge(e.span, &item)?;
         self.mem += 1;
         match &mut self.locals[slot] {
-            Value::List(items) => Arc::make_mut(items).push(item),
+            Value::List(items) => room_for_one(Arc::make_mut(items)).push(item),
             Value::Set(items) => {
                 if let Err(at) = items.binary_search(&item) {
-                    Arc::make_mut(items).insert(at, item);
+                    room_for_one(Arc::make_mut(items)).insert(at, item);
                 }
             }
             _ => {}
