@@ -417,7 +417,7 @@ impl<'a> Interp<'a> {
         self.loops.push(span);
         for i in 0..n {
             self.step(1, span)?;
-            self.locals[self.base + slot] = item(i);
+            std::mem::replace(&mut self.locals[self.base + slot], item(i)).discard();
             match self.block(body)? {
                 Flow::Break => break,
                 Flow::Return => {
@@ -437,7 +437,7 @@ impl<'a> Interp<'a> {
         Ok(match &c.ex {
             Ex::Not(e) => match &e.ex {
                 // `not is_royal(p)`: one call fewer.
-                Ex::Builtin(b, args) if args.len() == 1 => !self.builtin1(*b, args, e.span)?.truthy(),
+                Ex::Builtin(b, args) if args.len() == 1 => !self.builtin1(*b, args, e.span)?.into_truth(),
                 _ => !self.test(e)?,
             },
             Ex::Local(i) => self.locals[self.base + *i as usize].truthy(),
@@ -467,8 +467,8 @@ impl<'a> Interp<'a> {
                 }
             }
             // A test of a built-in (`if empty(s)`) calls it from here, not through `eval`.
-            Ex::Builtin(b, args) if args.len() == 1 => self.builtin1(*b, args, c.span)?.truthy(),
-            _ => self.eval(c)?.truthy(),
+            Ex::Builtin(b, args) if args.len() == 1 => self.builtin1(*b, args, c.span)?.into_truth(),
+            _ => self.eval(c)?.into_truth(),
         })
     }
 
@@ -483,7 +483,9 @@ impl<'a> Interp<'a> {
             Ex::Opponent => Value::Side(self.mover.other()),
             _ => self.eval(&args[0])?,
         };
-        self.builtin(b, std::slice::from_ref(&v), args, span)
+        let r = self.builtin(b, std::slice::from_ref(&v), args, span);
+        v.discard();
+        r
     }
 
     /// Evaluate an expression whose steps (`Code::cost`) were charged already.

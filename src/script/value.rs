@@ -131,6 +131,26 @@ impl Value {
         matches!(self, Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Str(_))
     }
 
+    /// Whether it is true, consuming it: a scalar (the usual result of a test) is let go without
+    /// the out-of-line drop call a `Value` otherwise gets.
+    #[inline(always)]
+    pub fn into_truth(self) -> bool {
+        let t = self.truthy();
+        self.discard();
+        t
+    }
+
+    /// Let go of a value; only collections and strings hold anything to free (`is_compound` names
+    /// every variant that owns memory: a variant added with some must be added there).
+    #[inline(always)]
+    pub fn discard(self) {
+        if self.is_compound() {
+            drop(self);
+        } else {
+            std::mem::forget(self);
+        }
+    }
+
     /// A 64-bit digest, the same on every run (no random hasher state).
     pub fn digest(&self) -> u64 {
         fn mix(h: u64, x: u64) -> u64 {
