@@ -379,7 +379,7 @@ impl<'a> Interp<'a> {
         }
         // The item is mostly the loop's variable: cloned in place, without a call.
         let item = match &args[1].ex {
-            Ex::Local(j) => self.locals[self.base + *j as usize].clone(),
+            Ex::Local(j) => self.locals[self.base + *j as usize].dup(),
             _ => self.eval(&args[1])?,
         };
         self.charge(e.span, &item)?;
@@ -399,7 +399,7 @@ impl<'a> Interp<'a> {
     /// `for`: the items are read from the collection as the loop goes (it cannot change meanwhile).
     fn for_loop(&mut self, span: Span, slot: usize, e: &Code, body: &[Op]) -> R<Flow> {
         match self.eval(e)? {
-            Value::List(v) | Value::Set(v) => self.each(span, slot, body, v.len(), |i| v[i].clone()),
+            Value::List(v) | Value::Set(v) => self.each(span, slot, body, v.len(), |i| v[i].dup()),
             Value::Map(m) => self.each(span, slot, body, m.len(), |i| m[i].0.clone()),
             Value::Int(n) => {
                 // The loop's items count like `range(0, n)`.
@@ -477,7 +477,7 @@ impl<'a> Interp<'a> {
     #[inline(always)]
     fn builtin1(&mut self, b: Builtin, args: &[Code], span: Span) -> R<Value> {
         let v = match &args[0].ex {
-            Ex::Local(i) => self.locals[self.base + *i as usize].clone(),
+            Ex::Local(i) => self.locals[self.base + *i as usize].dup(),
             Ex::Const(v) => v.clone(),
             Ex::Mover => Value::Side(self.mover),
             Ex::Opponent => Value::Side(self.mover.other()),
@@ -492,7 +492,7 @@ impl<'a> Interp<'a> {
     pub(super) fn eval(&mut self, c: &Code) -> R<Value> {
         Ok(match &c.ex {
             Ex::Const(v) => v.clone(),
-            Ex::Local(i) => self.locals[self.base + *i as usize].clone(),
+            Ex::Local(i) => self.locals[self.base + *i as usize].dup(),
             Ex::Global(i) => self.pos.state[*i as usize].clone(),
             Ex::Mover => Value::Side(self.mover),
             Ex::Opponent => Value::Side(self.mover.other()),

@@ -131,6 +131,23 @@ impl Value {
         matches!(self, Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Str(_))
     }
 
+    /// A copy, made inline for a scalar (the out-of-line `clone` is called for the others): the
+    /// interpreter copies a local or a loop item for nearly every operand.
+    #[inline(always)]
+    pub fn dup(&self) -> Value {
+        match *self {
+            Value::None => Value::None,
+            Value::Bool(b) => Value::Bool(b),
+            Value::Int(i) => Value::Int(i),
+            Value::Square(s) => Value::Square(s),
+            Value::Piece(c) => Value::Piece(c),
+            Value::Kind(k) => Value::Kind(k),
+            Value::Side(s) => Value::Side(s),
+            Value::Part(p) => Value::Part(p),
+            Value::Str(_) | Value::List(_) | Value::Set(_) | Value::Map(_) => self.clone(),
+        }
+    }
+
     /// Whether it is true, consuming it: a scalar (the usual result of a test) is let go without
     /// the out-of-line drop call a `Value` otherwise gets.
     #[inline(always)]
