@@ -85,6 +85,26 @@ const CHANGES_POSITION: [bool; 256] = {
     out
 };
 
+/// Per built-in, whether `Interp::read` runs it.
+pub(super) const READERS: [bool; 256] = {
+    let mut out = [false; 256];
+    let readers = [
+        Builtin::PieceAt,
+        Builtin::Empty,
+        Builtin::Exists,
+        Builtin::SideOf,
+        Builtin::KindOf,
+        Builtin::IsRoyal,
+        Builtin::ValueOf,
+    ];
+    let mut i = 0;
+    while i < readers.len() {
+        out[readers[i] as usize] = true;
+        i += 1;
+    }
+    out
+};
+
 /// Name, built-in, fewest and most arguments, whether it changes the position, what it does.
 pub const TABLE: &[(&str, Builtin, usize, usize, bool, &str)] = &[
     ("piece_at", Builtin::PieceAt, 1, 1, false, "the piece on a square, or none"),
@@ -320,6 +340,40 @@ impl Interp<'_> {
         moves.into_iter().map(|m| move_part(self.preset, &self.pos.cells, victim, m)).collect()
     }
 
+    /// The built-ins that read one square or piece and give a scalar: run from `Interp::builtin1`
+    /// without the full dispatch below (whose frame is large) when `READERS` holds `b`.
+    #[inline]
+    pub(super) fn read(&self, b: Builtin, v: &Value, arg: &Code) -> R<Value> {
+        use Builtin::*;
+        let cells = &self.pos.cells;
+        Ok(match b {
+            PieceAt => {
+                let c = cells[self.square(v, arg)? as usize];
+                if cell::is_piece(c) { Value::Piece(c & !cell::VIRGIN) } else { Value::None }
+            }
+            Empty => Value::Bool(cells[self.square(v, arg)? as usize] == cell::EMPTY),
+            Exists => {
+                let c = cells[self.square(v, arg)? as usize];
+                Value::Bool(c != cell::HOLE && c != cell::OFF)
+            }
+            SideOf => self.piece(v, arg)?.map_or(Value::None, |c| Value::Side(cell::side(c))),
+            KindOf => self.piece(v, arg)?.map_or(Value::None, |c| Value::Kind(cell::kind(c) as u8)),
+            IsRoyal | ValueOf => {
+                let k = match v {
+                    Value::Kind(k) => Some(*k as usize),
+                    other => self.piece(other, arg)?.map(cell::kind),
+                };
+                match k.map(|k| &self.preset.kinds[k]) {
+                    None => Value::None,
+                    Some(k) if b == IsRoyal => Value::Bool(k.royal),
+                    Some(k) => Value::Int(k.value as i64),
+                }
+            }
+            // Not a reader: `builtin` runs it (neither caller passes one here).
+            _ => return Err(fail(arg.span, format!("`{}` is not a one-square reader", name_of(b)))),
+        })
+    }
+
     pub(super) fn builtin(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
         use Builtin::*;
         let (preset, geo) = (self.preset, &self.preset.geo);
@@ -329,28 +383,15 @@ impl Interp<'_> {
                 format!("`{}` changes the position, which is not allowed in `{}`", name_of(b), self.where_),
             ));
         }
-        let pv = |c: u8| if cell::is_piece(c) { Value::Piece(c & !cell::VIRGIN) } else { Value::None };
         let out = match b {
-            PieceAt => pv(self.pos.cells[self.square(&v[0], &args[0])? as usize]),
-            Empty => Value::Bool(self.pos.cells[self.square(&v[0], &args[0])? as usize] == cell::EMPTY),
-            Exists => {
-                let c = self.pos.cells[self.square(&v[0], &args[0])? as usize];
-                Value::Bool(c != cell::HOLE && c != cell::OFF)
-            }
-            SideOf => self.piece(&v[0], &args[0])?.map_or(Value::None, |c| Value::Side(cell::side(c))),
-            KindOf => self.piece(&v[0], &args[0])?.map_or(Value::None, |c| Value::Kind(cell::kind(c) as u8)),
+            PieceAt | Empty | Exists | SideOf | KindOf | IsRoyal | ValueOf => self.read(b, &v[0], &args[0])?,
             LabelOf => self.piece(&v[0], &args[0])?.map_or(Value::None, |c| Value::Str(preset.label_of(c).into())),
-            NameOf | IsRoyal | ValueOf => {
+            NameOf => {
                 let k = match &v[0] {
                     Value::Kind(k) => Some(*k as usize),
                     other => self.piece(other, &args[0])?.map(cell::kind),
                 };
-                match k.map(|k| &preset.kinds[k]) {
-                    None => Value::None,
-                    Some(k) if b == NameOf => Value::Str(k.name.as_str().into()),
-                    Some(k) if b == IsRoyal => Value::Bool(k.royal),
-                    Some(k) => Value::Int(k.value as i64),
-                }
+                k.map_or(Value::None, |k| Value::Str(preset.kinds[k].name.as_str().into()))
             }
             PieceOf => Value::Piece(cell::piece(self.kind(&v[0], &args[0])?, self.side(&v[1], &args[1])?)),
             FileOf => Value::Int(geo.file(self.square(&v[0], &args[0])?) as i64 + 1),

@@ -483,7 +483,12 @@ impl<'a> Interp<'a> {
             Ex::Opponent => Value::Side(self.mover.other()),
             _ => self.eval(&args[0])?,
         };
-        let r = self.builtin(b, std::slice::from_ref(&v), args, span);
+        let r = if super::builtins::READERS[b as usize] {
+            // A reader changes nothing, and its scalar result is counted here as `builtin` would.
+            self.read(b, &v, &args[0]).and_then(|out| self.charge_one(span).map(|()| out))
+        } else {
+            self.builtin(b, std::slice::from_ref(&v), args, span)
+        };
         v.discard();
         r
     }
