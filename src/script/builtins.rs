@@ -85,6 +85,26 @@ const CHANGES_POSITION: [bool; 256] = {
     out
 };
 
+/// Per built-in, whether `Interp::read` runs it.
+pub(super) const READERS: [bool; 256] = {
+    let mut out = [false; 256];
+    let readers = [
+        Builtin::PieceAt,
+        Builtin::Empty,
+        Builtin::Exists,
+        Builtin::SideOf,
+        Builtin::KindOf,
+        Builtin::IsRoyal,
+        Builtin::ValueOf,
+    ];
+    let mut i = 0;
+    while i < readers.len() {
+        out[readers[i] as usize] = true;
+        i += 1;
+    }
+    out
+};
+
 /// Name, built-in, fewest and most arguments, whether it changes the position, what it does.
 pub const TABLE: &[(&str, Builtin, usize, usize, bool, &str)] = &[
     ("piece_at", Builtin::PieceAt, 1, 1, false, "the piece on a square, or none"),
@@ -226,24 +246,26 @@ impl Interp<'_> {
         dirs.iter().filter_map(|&(dx, dy)| geo.square_checked((f + dx) as i32, (r + dy) as i32)).collect()
     }
 
+    // The argument readers below are inlined into `builtin`, their errors built out of line.
+
+    #[inline]
     fn square(&self, v: &Value, arg: &Code) -> R<Sq> {
         match v {
             Value::Square(s) => Ok(*s),
-            other => Err(fail(arg.span, format!("expected a square, found {}", other.type_name()))),
+            other => Err(expected(arg, "a square", other)),
         }
     }
 
+    #[inline]
     fn side(&self, v: &Value, arg: &Code) -> R<Side> {
         match v {
             Value::Side(s) => Ok(*s),
-            other => Err(fail(
-                arg.span,
-                format!("expected a side (white, black, mover, opponent), found {}", other.type_name()),
-            )),
+            other => Err(expected(arg, "a side (white, black, mover, opponent)", other)),
         }
     }
 
     /// A piece, or the piece on a square.
+    #[inline]
     fn piece(&self, v: &Value, arg: &Code) -> R<Option<u8>> {
         match v {
             Value::Piece(c) => Ok(Some(*c)),
@@ -251,15 +273,16 @@ impl Interp<'_> {
                 Ok(Some(self.pos.cells[*s as usize]).filter(|&c| cell::is_piece(c)).map(|c| c & !cell::VIRGIN))
             }
             Value::None => Ok(None),
-            other => Err(fail(arg.span, format!("expected a piece or a square, found {}", other.type_name()))),
+            other => Err(expected(arg, "a piece or a square", other)),
         }
     }
 
+    #[inline]
     fn kind(&self, v: &Value, arg: &Code) -> R<usize> {
         match v {
             Value::Kind(k) => Ok(*k as usize),
             Value::Piece(c) => Ok(cell::kind(*c)),
-            other => Err(fail(arg.span, format!("expected a kind of piece (e.g. Queen), found {}", other.type_name()))),
+            other => Err(expected(arg, "a kind of piece (e.g. Queen)", other)),
         }
     }
 
@@ -273,10 +296,11 @@ impl Interp<'_> {
         }
     }
 
+    #[inline]
     fn int(&self, v: &Value, arg: &Code) -> R<i64> {
         match v {
             Value::Int(i) => Ok(*i),
-            other => Err(fail(arg.span, format!("expected an integer, found {}", other.type_name()))),
+            other => Err(expected(arg, "an integer", other)),
         }
     }
 
@@ -317,6 +341,40 @@ impl Interp<'_> {
         pos.moves_cache().iter().map(|&m| move_part(preset, &pos.cells, pos.ep.victim, m)).collect()
     }
 
+    /// The built-ins that read one square or piece and give a scalar: run from `Interp::builtin1`
+    /// without the full dispatch below (whose frame is large) when `READERS` holds `b`.
+    #[inline]
+    pub(super) fn read(&self, b: Builtin, v: &Value, arg: &Code) -> R<Value> {
+        use Builtin::*;
+        let cells = &self.pos.cells;
+        Ok(match b {
+            PieceAt => {
+                let c = cells[self.square(v, arg)? as usize];
+                if cell::is_piece(c) { Value::Piece(c & !cell::VIRGIN) } else { Value::None }
+            }
+            Empty => Value::Bool(cells[self.square(v, arg)? as usize] == cell::EMPTY),
+            Exists => {
+                let c = cells[self.square(v, arg)? as usize];
+                Value::Bool(c != cell::HOLE && c != cell::OFF)
+            }
+            SideOf => self.piece(v, arg)?.map_or(Value::None, |c| Value::Side(cell::side(c))),
+            KindOf => self.piece(v, arg)?.map_or(Value::None, |c| Value::Kind(cell::kind(c) as u8)),
+            IsRoyal | ValueOf => {
+                let k = match v {
+                    Value::Kind(k) => Some(*k as usize),
+                    other => self.piece(other, arg)?.map(cell::kind),
+                };
+                match k.map(|k| &self.preset.kinds[k]) {
+                    None => Value::None,
+                    Some(k) if b == IsRoyal => Value::Bool(k.royal),
+                    Some(k) => Value::Int(k.value as i64),
+                }
+            }
+            // Not a reader: `builtin` runs it (neither caller passes one here).
+            _ => return Err(fail(arg.span, format!("`{}` is not a one-square reader", name_of(b)))),
+        })
+    }
+
     pub(super) fn builtin(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
         use Builtin::*;
         let (preset, geo) = (self.preset, &self.preset.geo);
@@ -326,28 +384,15 @@ impl Interp<'_> {
                 format!("`{}` changes the position, which is not allowed in `{}`", name_of(b), self.where_),
             ));
         }
-        let pv = |c: u8| if cell::is_piece(c) { Value::Piece(c & !cell::VIRGIN) } else { Value::None };
         let out = match b {
-            PieceAt => pv(self.pos.cells[self.square(&v[0], &args[0])? as usize]),
-            Empty => Value::Bool(self.pos.cells[self.square(&v[0], &args[0])? as usize] == cell::EMPTY),
-            Exists => {
-                let c = self.pos.cells[self.square(&v[0], &args[0])? as usize];
-                Value::Bool(c != cell::HOLE && c != cell::OFF)
-            }
-            SideOf => self.piece(&v[0], &args[0])?.map_or(Value::None, |c| Value::Side(cell::side(c))),
-            KindOf => self.piece(&v[0], &args[0])?.map_or(Value::None, |c| Value::Kind(cell::kind(c) as u8)),
+            PieceAt | Empty | Exists | SideOf | KindOf | IsRoyal | ValueOf => self.read(b, &v[0], &args[0])?,
             LabelOf => self.piece(&v[0], &args[0])?.map_or(Value::None, |c| Value::Str(preset.label_of(c).into())),
-            NameOf | IsRoyal | ValueOf => {
+            NameOf => {
                 let k = match &v[0] {
                     Value::Kind(k) => Some(*k as usize),
                     other => self.piece(other, &args[0])?.map(cell::kind),
                 };
-                match k.map(|k| &preset.kinds[k]) {
-                    None => Value::None,
-                    Some(k) if b == NameOf => Value::Str(k.name.as_str().into()),
-                    Some(k) if b == IsRoyal => Value::Bool(k.royal),
-                    Some(k) => Value::Int(k.value as i64),
-                }
+                k.map_or(Value::None, |k| Value::Str(preset.kinds[k].name.as_str().into()))
             }
             PieceOf => Value::Piece(cell::piece(self.kind(&v[0], &args[0])?, self.side(&v[1], &args[1])?)),
             FileOf => Value::Int(geo.file(self.square(&v[0], &args[0])?) as i64 + 1),
@@ -622,6 +667,13 @@ impl Interp<'_> {
         self.charge(span, &out)?;
         Ok(out)
     }
+}
+
+/// An argument of the wrong type: `expected a square, found a piece`.
+#[cold]
+#[inline(never)]
+fn expected(arg: &Code, what: &str, found: &Value) -> super::interp::Stop {
+    fail(arg.span, format!("expected {what}, found {}", found.type_name()))
 }
 
 /// A set with one more item, inserted in order (the set itself when it holds the item already).

@@ -176,7 +176,7 @@ impl<'a> Compiler<'a> {
     fn block(&mut self, stmts: &[ast::Stmt]) -> Vec<Op> {
         self.scopes.push(Vec::new());
         let saved = self.next_slot;
-        let ops = stmts.iter().map(|s| Op { st: self.stmt(s), span: s.span }).collect();
+        let ops = stmts.iter().map(|s| Op::new(self.stmt(s), s.span)).collect();
         self.scopes.pop();
         self.next_slot = saved;
         ops
@@ -301,7 +301,7 @@ impl<'a> Compiler<'a> {
             }
             ExprKind::Index(x, i) => Ex::Index(Box::new(self.expr(x)), Box::new(self.expr(i))),
         };
-        Code { ex, span: e.span }
+        Code::new(ex, e.span)
     }
 
     fn square(&self, s: &str) -> Option<Value> {
@@ -384,7 +384,7 @@ pub fn standalone(preset: &crate::preset::Preset, text: &str) -> Result<Body, St
     if let Some(d) = c.diags.first() {
         return Err(d.message.clone());
     }
-    let op = Op { st: St::Return(Some(code.clone())), span: code.span };
+    let op = Op::new(St::Return(Some(code.clone())), code.span);
     Ok(Body { name: "eval".into(), params: 0, locals: 0, ops: vec![op], span: code.span })
 }
 

@@ -183,7 +183,7 @@ pub fn constant(preset: &Preset, code: &super::ir::Code) -> Result<Value, Script
         name: "an initial value".into(),
         params: 0,
         locals: 0,
-        ops: vec![super::ir::Op { st: super::ir::St::Return(Some(code.clone())), span: code.span }],
+        ops: vec![super::ir::Op::new(super::ir::St::Return(Some(code.clone())), code.span)],
         span: code.span,
     };
     let mut pos = Position::empty(preset);

@@ -13,7 +13,7 @@ use crate::syntax::script::BinOp;
 use std::cell::RefCell;
 use std::sync::Arc;
 
-/// Steps (statements and expressions evaluated) one hook call may take.
+/// Steps (statements and expressions evaluated, loop iterations) one hook call may take.
 pub const MAX_STEPS: u64 = 2_000_000;
 /// Nested function calls one hook call may make.
 pub const MAX_DEPTH: u32 = 64;
@@ -46,19 +46,36 @@ pub enum Outcome {
     Rejected(String),
 }
 
-/// Boxed, so that a result (`R<Value>`, returned by every evaluation) stays small.
+/// Boxed behind thin pointers, so that a result stays small: `R<bool>` and `R<Flow>` fit in two
+/// registers, and `R<Value>` is no larger than the value.
 pub(super) enum Stop {
     Error(Box<ScriptError>),
-    Reject(Box<str>),
+    // A thin pointer on purpose: the extra allocation is made only when a turn is rejected.
+    #[allow(clippy::box_collection)]
+    Reject(Box<String>),
 }
 
 pub(super) type R<T> = Result<T, Stop>;
 
+/// How a statement ended. A returned value waits in `Interp::returned`, so that this stays one
+/// byte and a statement's result comes back in registers.
+#[derive(Clone, Copy)]
 enum Flow {
     Next,
     Break,
     Continue,
-    Return(Value),
+    Return,
+}
+
+/// Room for one more item in a collection a loop is building. A full one grows to at least
+/// `MIN_GROWN` at once: such a collection (`out = add(out, s)` over a side's pieces) usually holds
+/// more than a few items, and growing it 4, 8, 16 reallocated and copied it twice more.
+fn room_for_one(items: &mut Vec<Value>) -> &mut Vec<Value> {
+    const MIN_GROWN: usize = 16;
+    if items.len() == items.capacity() {
+        items.reserve(MIN_GROWN.saturating_sub(items.len()).max(1));
+    }
+    items
 }
 
 pub(super) fn fail(span: Span, msg: impl Into<String>) -> Stop {
@@ -90,6 +107,8 @@ pub struct Interp<'a> {
     base: usize,
     /// Argument buffers for built-in calls, reused so that a call allocates nothing.
     args: Vec<Vec<Value>>,
+    /// The value of the `return` being carried out (`Flow::Return`).
+    returned: Value,
 }
 
 /// The buffers of a finished run, kept for the next: hooks run at every node of a perft.
@@ -144,6 +163,7 @@ impl<'a> Interp<'a> {
             locals: scratch.locals,
             base: 0,
             args: scratch.args,
+            returned: Value::None,
         }
     }
 
@@ -151,7 +171,7 @@ impl<'a> Interp<'a> {
     pub fn run(&mut self, body: &Body, args: Vec<Value>) -> Result<Outcome, ScriptError> {
         match self.call(body, args, body.span) {
             Ok(v) => Ok(Outcome::Done(v)),
-            Err(Stop::Reject(r)) => Ok(Outcome::Rejected(r.into())),
+            Err(Stop::Reject(r)) => Ok(Outcome::Rejected(*r)),
             Err(Stop::Error(e)) => Err(*e),
         }
     }
@@ -177,36 +197,67 @@ impl<'a> Interp<'a> {
         self.base = saved;
         self.depth -= 1;
         match r? {
-            Flow::Return(v) => Ok(v),
+            Flow::Return => Ok(std::mem::take(&mut self.returned)),
             _ => Ok(Value::None),
         }
     }
 
+    /// Charge `n` steps: a statement with the expressions it evaluates, or one loop iteration.
     #[inline]
-    fn step(&mut self, span: Span) -> R<()> {
-        self.steps += 1;
+    fn step(&mut self, n: u32, span: Span) -> R<()> {
+        self.steps += n as u64;
         if self.steps > MAX_STEPS {
-            let span = self.loops.last().copied().unwrap_or(span);
-            return Err(fail(
-                span,
-                format!("the script ran for more than {MAX_STEPS} steps in `{}` (endless loop?)", self.where_),
-            ));
+            return Err(self.too_many_steps(span));
         }
         Ok(())
     }
 
-    #[inline]
+    #[cold]
+    #[inline(never)]
+    fn too_many_steps(&self, span: Span) -> Stop {
+        let span = self.loops.last().copied().unwrap_or(span);
+        fail(span, format!("the script ran for more than {MAX_STEPS} steps in `{}` (endless loop?)", self.where_))
+    }
+
+    /// Evaluate an expression the current statement's charge did not cover.
+    fn eval_charged(&mut self, c: &Code) -> R<Value> {
+        self.step(c.cost, c.span)?;
+        self.eval(c)
+    }
+
+    /// Count a value made against the memory budget. A scalar, the common case, is counted here;
+    /// a collection or a string is weighed out of line.
+    #[inline(always)]
     pub(super) fn charge(&mut self, span: Span, v: &Value) -> R<()> {
-        self.mem += match v {
-            Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Str(_) => {
-                v.weight_within((MAX_MEMORY + 1).saturating_sub(self.mem))
-            }
-            _ => 1,
-        };
+        match v {
+            Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Str(_) => self.charge_weight(span, v),
+            _ => self.charge_one(span),
+        }
+    }
+
+    /// Count one scalar against the memory budget.
+    #[inline(always)]
+    fn charge_one(&mut self, span: Span) -> R<()> {
+        self.mem += 1;
         if self.mem > MAX_MEMORY {
-            return Err(fail(span, format!("the script built more than {MAX_MEMORY} values in `{}`", self.where_)));
+            return Err(self.too_much_memory(span));
         }
         Ok(())
+    }
+
+    #[inline(never)]
+    fn charge_weight(&mut self, span: Span, v: &Value) -> R<()> {
+        self.mem += v.weight_within((MAX_MEMORY + 1).saturating_sub(self.mem));
+        if self.mem > MAX_MEMORY {
+            return Err(self.too_much_memory(span));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_much_memory(&self, span: Span) -> Stop {
+        fail(span, format!("the script built more than {MAX_MEMORY} values in `{}`", self.where_))
     }
 
     fn block(&mut self, ops: &[Op]) -> R<Flow> {
@@ -220,7 +271,7 @@ impl<'a> Interp<'a> {
     }
 
     fn exec(&mut self, op: &Op) -> R<Flow> {
-        self.step(op.span)?;
+        self.step(op.cost, op.span)?;
         match &op.st {
             St::SetLocal(i, e) => {
                 let slot = self.base + *i as usize;
@@ -234,38 +285,59 @@ impl<'a> Interp<'a> {
                 self.pos.set_state(self.preset, *i as usize, v);
             }
             St::If(branches, otherwise) => {
-                for (cond, body) in branches {
-                    if self.eval(cond)?.truthy() {
+                // The first condition is in the statement's charge, the others are charged if reached.
+                for (i, (cond, body)) in branches.iter().enumerate() {
+                    if i > 0 {
+                        self.step(cond.cost, cond.span)?;
+                    }
+                    if self.test(cond)? {
                         return self.block(body);
                     }
                 }
                 return self.block(otherwise);
             }
             St::For(slot, e, body) => return self.for_loop(op.span, *slot as usize, e, body),
-            St::While(cond, body) => {
-                self.loops.push(op.span);
-                while self.eval(cond)?.truthy() {
-                    self.step(op.span)?;
-                    match self.block(body)? {
-                        Flow::Break => break,
-                        Flow::Return(v) => {
-                            self.loops.pop();
-                            return Ok(Flow::Return(v));
-                        }
-                        _ => {}
-                    }
-                }
-                self.loops.pop();
-            }
             St::Return(e) => {
                 let v = match e {
                     Some(e) => self.eval(e)?,
                     None => Value::None,
                 };
-                return Ok(Flow::Return(v));
+                self.returned = v;
+                return Ok(Flow::Return);
             }
             St::Break => return Ok(Flow::Break),
             St::Continue => return Ok(Flow::Continue),
+            St::Eval(e) => {
+                self.eval(e)?;
+            }
+            _ => return self.exec_other(op),
+        }
+        Ok(Flow::Next)
+    }
+
+    /// The statements that run less often (`while` once per loop, not per iteration), out of line:
+    /// `exec` stays smaller, with less to save and restore on every statement. Charged already.
+    #[inline(never)]
+    fn exec_other(&mut self, op: &Op) -> R<Flow> {
+        match &op.st {
+            St::While(cond, body) => {
+                self.loops.push(op.span);
+                // The first test is in the statement's charge; each iteration charges one step, and
+                // the test after it.
+                while self.test(cond)? {
+                    self.step(1, op.span)?;
+                    match self.block(body)? {
+                        Flow::Break => break,
+                        Flow::Return => {
+                            self.loops.pop();
+                            return Ok(Flow::Return);
+                        }
+                        _ => {}
+                    }
+                    self.step(cond.cost, op.span)?;
+                }
+                self.loops.pop();
+            }
             St::Reject(e) => {
                 let v = self.eval(e)?;
                 return Err(Stop::Reject(v.display(self.preset).into()));
@@ -287,16 +359,15 @@ impl<'a> Interp<'a> {
                     said.push(v);
                 }
             }
-            St::Eval(e) => {
-                self.eval(e)?;
-            }
+            // The others `exec` runs itself, never passing them here.
+            _ => {}
         }
         Ok(Flow::Next)
     }
 
     /// `x = add(x, item)` on a list or set: the item goes into x's own storage when nothing else
-    /// shares it, so a loop that builds a collection is linear, not quadratic. The same steps as
-    /// the general path; the memory charged is what was added (the item and its place), not the
+    /// shares it, so a loop that builds a collection is linear, not quadratic. The steps are the
+    /// statement's, charged already; the memory charged is what was added (the item and its place), not the
     /// whole collection again. False when the statement is not of that form.
     fn add_to_local(&mut self, slot: usize, i: u16, e: &Code) -> R<bool> {
         let Ex::Builtin(Builtin::Add, args) = &e.ex else { return Ok(false) };
@@ -306,29 +377,29 @@ impl<'a> Interp<'a> {
         {
             return Ok(false);
         }
-        self.step(e.span)?;
-        self.step(args[0].span)?;
-        let item = self.eval(&args[1])?;
+        // The item is mostly the loop's variable: cloned in place, without a call.
+        let item = match &args[1].ex {
+            Ex::Local(j) => self.locals[self.base + *j as usize].dup(),
+            _ => self.eval(&args[1])?,
+        };
         self.charge(e.span, &item)?;
         self.mem += 1;
-        let mut cur = std::mem::take(&mut self.locals[slot]);
-        match &mut cur {
-            Value::List(items) => Arc::make_mut(items).push(item),
+        match &mut self.locals[slot] {
+            Value::List(items) => room_for_one(Arc::make_mut(items)).push(item),
             Value::Set(items) => {
                 if let Err(at) = items.binary_search(&item) {
-                    Arc::make_mut(items).insert(at, item);
+                    room_for_one(Arc::make_mut(items)).insert(at, item);
                 }
             }
             _ => {}
         }
-        self.locals[slot] = cur;
         Ok(true)
     }
 
     /// `for`: the items are read from the collection as the loop goes (it cannot change meanwhile).
     fn for_loop(&mut self, span: Span, slot: usize, e: &Code, body: &[Op]) -> R<Flow> {
         match self.eval(e)? {
-            Value::List(v) | Value::Set(v) => self.each(span, slot, body, v.len(), |i| v[i].clone()),
+            Value::List(v) | Value::Set(v) => self.each(span, slot, body, v.len(), |i| v[i].dup()),
             Value::Map(m) => self.each(span, slot, body, m.len(), |i| m[i].0.clone()),
             Value::Int(n) => {
                 // The loop's items count like `range(0, n)`.
@@ -345,13 +416,13 @@ impl<'a> Interp<'a> {
     fn each(&mut self, span: Span, slot: usize, body: &[Op], n: usize, item: impl Fn(usize) -> Value) -> R<Flow> {
         self.loops.push(span);
         for i in 0..n {
-            self.step(span)?;
-            self.locals[self.base + slot] = item(i);
+            self.step(1, span)?;
+            std::mem::replace(&mut self.locals[self.base + slot], item(i)).discard();
             match self.block(body)? {
                 Flow::Break => break,
-                Flow::Return(v) => {
+                Flow::Return => {
                     self.loops.pop();
-                    return Ok(Flow::Return(v));
+                    return Ok(Flow::Return);
                 }
                 _ => {}
             }
@@ -360,11 +431,73 @@ impl<'a> Interp<'a> {
         Ok(Flow::Next)
     }
 
+    /// Whether an expression (charged already) is true: conditions and `not` are decided without
+    /// building and dropping the value where its shape allows.
+    fn test(&mut self, c: &Code) -> R<bool> {
+        Ok(match &c.ex {
+            Ex::Not(e) => match &e.ex {
+                // `not is_royal(p)`: one call fewer.
+                Ex::Builtin(b, args) if args.len() == 1 => !self.builtin1(*b, args, e.span)?.into_truth(),
+                _ => !self.test(e)?,
+            },
+            Ex::Local(i) => self.locals[self.base + *i as usize].truthy(),
+            Ex::Global(i) => self.pos.state[*i as usize].truthy(),
+            // `len(t) == 1`: compared where the right side stands when it is a constant or a local,
+            // without building the boolean (which is still counted, as `binary` counts it).
+            Ex::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+                let l = self.eval(a)?;
+                let same = match &b.ex {
+                    Ex::Const(v) => l == *v,
+                    Ex::Local(i) => l == self.locals[self.base + *i as usize],
+                    _ => l == self.eval(b)?,
+                };
+                self.charge_one(c.span)?;
+                same == (*op == BinOp::Eq)
+            }
+            Ex::Bin(BinOp::And, a, b) => {
+                self.test(a)? && {
+                    self.step(b.cost, b.span)?;
+                    self.test(b)?
+                }
+            }
+            Ex::Bin(BinOp::Or, a, b) => {
+                self.test(a)? || {
+                    self.step(b.cost, b.span)?;
+                    self.test(b)?
+                }
+            }
+            // A test of a built-in (`if empty(s)`) calls it from here, not through `eval`.
+            Ex::Builtin(b, args) if args.len() == 1 => self.builtin1(*b, args, c.span)?.into_truth(),
+            _ => self.eval(c)?.into_truth(),
+        })
+    }
+
+    /// A built-in with one argument, the common case: the argument needs no buffer, and a local,
+    /// a constant or a side is read here rather than returned from `eval` and copied.
+    #[inline(always)]
+    fn builtin1(&mut self, b: Builtin, args: &[Code], span: Span) -> R<Value> {
+        let v = match &args[0].ex {
+            Ex::Local(i) => self.locals[self.base + *i as usize].dup(),
+            Ex::Const(v) => v.clone(),
+            Ex::Mover => Value::Side(self.mover),
+            Ex::Opponent => Value::Side(self.mover.other()),
+            _ => self.eval(&args[0])?,
+        };
+        let r = if super::builtins::READERS[b as usize] {
+            // A reader changes nothing, and its scalar result is counted here as `builtin` would.
+            self.read(b, &v, &args[0]).and_then(|out| self.charge_one(span).map(|()| out))
+        } else {
+            self.builtin(b, std::slice::from_ref(&v), args, span)
+        };
+        v.discard();
+        r
+    }
+
+    /// Evaluate an expression whose steps (`Code::cost`) were charged already.
     pub(super) fn eval(&mut self, c: &Code) -> R<Value> {
-        self.step(c.span)?;
         Ok(match &c.ex {
             Ex::Const(v) => v.clone(),
-            Ex::Local(i) => self.locals[self.base + *i as usize].clone(),
+            Ex::Local(i) => self.locals[self.base + *i as usize].dup(),
             Ex::Global(i) => self.pos.state[*i as usize].clone(),
             Ex::Mover => Value::Side(self.mover),
             Ex::Opponent => Value::Side(self.mover.other()),
@@ -390,27 +523,35 @@ impl<'a> Interp<'a> {
                 self.charge(c.span, &v)?;
                 v
             }
-            Ex::Not(e) => Value::Bool(!self.eval(e)?.truthy()),
+            Ex::Not(e) => Value::Bool(!self.test(e)?),
             Ex::Neg(e) => match self.eval(e)? {
                 Value::Int(i) => Value::Int(i.checked_neg().ok_or_else(|| fail(c.span, "integer overflow"))?),
                 other => return Err(fail(e.span, format!("cannot negate {}", other.type_name()))),
             },
             Ex::Bin(BinOp::And, a, b) => {
                 let l = self.eval(a)?;
-                if !l.truthy() { l } else { self.eval(b)? }
+                if !l.truthy() { l } else { self.eval_charged(b)? }
             }
             Ex::Bin(BinOp::Or, a, b) => {
                 let l = self.eval(a)?;
-                if l.truthy() { l } else { self.eval(b)? }
+                if l.truthy() { l } else { self.eval_charged(b)? }
             }
             Ex::Bin(op, a, b) => {
                 let (l, r) = (self.eval(a)?, self.eval(b)?);
                 self.binary(*op, l, r, c.span)?
             }
+            // One argument, the common case, needs no buffer.
+            Ex::Builtin(b, args) if args.len() == 1 => self.builtin1(*b, args, c.span)?,
             Ex::Builtin(b, args) => {
                 let mut vals = self.args.pop().unwrap_or_default();
                 for e in args {
-                    vals.push(self.eval(e)?);
+                    // A local or a constant is cloned from where it is, not returned from a call
+                    // and copied again.
+                    match &e.ex {
+                        Ex::Local(i) => vals.push(self.locals[self.base + *i as usize].clone()),
+                        Ex::Const(v) => vals.push(v.clone()),
+                        _ => vals.push(self.eval(e)?),
+                    }
                 }
                 let r = self.builtin(*b, &vals, args, c.span);
                 vals.clear();
@@ -429,9 +570,14 @@ impl<'a> Interp<'a> {
             }
             // A field of a local (`m.capture` in a loop) is read in place, without copying the value.
             Ex::Field(e, f) => match e.ex {
-                Ex::Local(i) => {
-                    self.step(e.span)?;
-                    self.field(&self.locals[self.base + i as usize], *f, c.span)?
+                Ex::Local(i) => self.field(&self.locals[self.base + i as usize], *f, c.span)?,
+                // `part.to`: the part is read here; `eval` reports a hook without one.
+                Ex::Part => {
+                    let v = match self.part {
+                        Some(p) => Value::Part(p),
+                        None => self.eval(e)?,
+                    };
+                    self.field(&v, *f, c.span)?
                 }
                 _ => {
                     let v = self.eval(e)?;

@@ -9,6 +9,16 @@ use crate::syntax::script::{BinOp, PartKind};
 pub struct Code {
     pub ex: Ex,
     pub span: Span,
+    /// The steps evaluating this always takes (see `Ex::cost`), charged at once by whoever
+    /// starts the evaluation rather than one by one as each node runs.
+    pub cost: u32,
+}
+
+impl Code {
+    pub fn new(ex: Ex, span: Span) -> Code {
+        let cost = ex.cost();
+        Code { ex, span, cost }
+    }
 }
 
 /// The fields a `.name` may read, resolved when the preset loads.
@@ -47,7 +57,10 @@ impl Field {
     ];
 }
 
+/// With its own tag byte (`repr(u8)`) rather than one folded into `Const`'s value: the interpreter
+/// matches on it for every node, and a plain tag is read with one load.
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub enum Ex {
     Const(Value),
     Local(u16),
@@ -67,13 +80,55 @@ pub enum Ex {
     Index(Box<Code>, Box<Code>),
 }
 
+impl Ex {
+    /// One step per node, the nodes below included, except what may not run: the right side of
+    /// `and`/`or` is charged when it runs, and a called function's statements charge themselves.
+    fn cost(&self) -> u32 {
+        let sum = |items: &[Code]| items.iter().fold(0u32, |n, c| n.saturating_add(c.cost));
+        1u32.saturating_add(match self {
+            Ex::Const(_) | Ex::Local(_) | Ex::Global(_) | Ex::Mover | Ex::Opponent | Ex::Part => 0,
+            Ex::List(items) | Ex::Set(items) | Ex::Builtin(_, items) | Ex::Call(_, items) => sum(items),
+            Ex::Map(items) => items.iter().fold(0u32, |n, (k, v)| n.saturating_add(k.cost).saturating_add(v.cost)),
+            Ex::Not(e) | Ex::Neg(e) | Ex::Field(e, _) => e.cost,
+            Ex::Bin(BinOp::And | BinOp::Or, a, _) => a.cost,
+            Ex::Bin(_, a, b) | Ex::Index(a, b) => a.cost.saturating_add(b.cost),
+        })
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Op {
     pub st: St,
     pub span: Span,
+    /// The statement's own step and those of the expressions it always evaluates first: one
+    /// charge per statement instead of one per node. Later `if` conditions, a `while` condition
+    /// after the first and loop iterations are charged as they come.
+    pub cost: u32,
 }
 
+impl Op {
+    pub fn new(st: St, span: Span) -> Op {
+        let cost = st.cost();
+        Op { st, span, cost }
+    }
+}
+
+impl St {
+    fn cost(&self) -> u32 {
+        1u32.saturating_add(match self {
+            St::SetLocal(_, e) | St::SetGlobal(_, e) | St::Reject(e) | St::Draw(e) | St::Say(e) | St::Eval(e) => e.cost,
+            St::Return(e) => e.as_ref().map_or(0, |e| e.cost),
+            St::Win(a, b) => a.cost.saturating_add(b.cost),
+            St::If(branches, _) => branches.first().map_or(0, |(c, _)| c.cost),
+            St::For(_, e, _) | St::While(e, _) => e.cost,
+            St::Break | St::Continue => 0,
+        })
+    }
+}
+
+/// With its own tag byte, for the same reason as `Ex`.
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub enum St {
     SetLocal(u16, Code),
     SetGlobal(u16, Code),

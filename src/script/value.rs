@@ -131,6 +131,43 @@ impl Value {
         matches!(self, Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Str(_))
     }
 
+    /// A copy, made inline for a scalar (the out-of-line `clone` is called for the others): the
+    /// interpreter copies a local or a loop item for nearly every operand.
+    #[inline(always)]
+    pub fn dup(&self) -> Value {
+        match *self {
+            Value::None => Value::None,
+            Value::Bool(b) => Value::Bool(b),
+            Value::Int(i) => Value::Int(i),
+            Value::Square(s) => Value::Square(s),
+            Value::Piece(c) => Value::Piece(c),
+            Value::Kind(k) => Value::Kind(k),
+            Value::Side(s) => Value::Side(s),
+            Value::Part(p) => Value::Part(p),
+            Value::Str(_) | Value::List(_) | Value::Set(_) | Value::Map(_) => self.clone(),
+        }
+    }
+
+    /// Whether it is true, consuming it: a scalar (the usual result of a test) is let go without
+    /// the out-of-line drop call a `Value` otherwise gets.
+    #[inline(always)]
+    pub fn into_truth(self) -> bool {
+        let t = self.truthy();
+        self.discard();
+        t
+    }
+
+    /// Let go of a value; only collections and strings hold anything to free (`is_compound` names
+    /// every variant that owns memory: a variant added with some must be added there).
+    #[inline(always)]
+    pub fn discard(self) {
+        if self.is_compound() {
+            drop(self);
+        } else {
+            std::mem::forget(self);
+        }
+    }
+
     /// A 64-bit digest, the same on every run (no random hasher state).
     pub fn digest(&self) -> u64 {
         fn mix(h: u64, x: u64) -> u64 {
