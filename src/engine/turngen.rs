@@ -482,7 +482,6 @@ impl<'a> Gen<'a> {
             Value::None => Vec::new(),
             one => vec![one],
         };
-        let words = kinds.iter().map(|k| k.word()).collect::<Vec<_>>().join(" or ");
         for it in &items {
             let fits = match it {
                 Value::Square(_) => kinds.iter().any(|k| *k != PartKind::Discard),
@@ -492,6 +491,7 @@ impl<'a> Gen<'a> {
                 _ => false,
             };
             if !fits {
+                let words = kinds.iter().map(|k| k.word()).collect::<Vec<_>>().join(" or ");
                 let msg = format!("the candidates of a {words} part cannot include {}", it.type_name());
                 return Err(ScriptError::new(body.span, msg));
             }

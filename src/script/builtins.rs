@@ -482,18 +482,17 @@ impl Interp<'_> {
             }
             Pieces => {
                 let side = self.side(&v[0], &args[0])?;
+                let wanted = match v.get(1) {
+                    Some(kinds) => self.kind_mask(kinds, &args[1])?,
+                    None => u128::MAX,
+                };
                 let mut out = Vec::with_capacity(self.pos.occupied_count(side));
-                match v.get(1) {
-                    None => out.extend(self.pos.occupied_by(side).map(Value::Square)),
-                    Some(kinds) => {
-                        let wanted = self.kind_mask(kinds, &args[1])?;
-                        let cells = &self.pos.cells;
-                        out.extend(
-                            self.pos
-                                .occupied_by(side)
-                                .filter(|&s| wanted & (1u128 << cell::kind(cells[s as usize])) != 0)
-                                .map(Value::Square),
-                        );
+                let cells = &self.pos.cells;
+                // A plain loop of pushes: each value is written where it goes (an iterator chain
+                // built each on the stack and copied it, stalling on the copy).
+                for s in self.pos.occupied_by(side) {
+                    if wanted & (1u128 << cell::kind(cells[s as usize])) != 0 {
+                        out.push(Value::Square(s));
                     }
                 }
                 Value::List(Arc::new(out))

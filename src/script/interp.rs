@@ -610,7 +610,16 @@ impl<'a> Interp<'a> {
         // The left list grows in place when nothing else shares it (`hand(mover) + pieces(mover)`).
         let (l, r) = match (op, l, r) {
             (BinOp::Add, List(mut a), List(b)) => {
-                Arc::make_mut(&mut a).extend(b.iter().cloned());
+                if a.is_empty() {
+                    a = b;
+                } else {
+                    // An unshared right list gives up its items without copying them.
+                    let items = Arc::make_mut(&mut a);
+                    match Arc::try_unwrap(b) {
+                        Ok(mut moved) => items.append(&mut moved),
+                        Err(shared) => items.extend(shared.iter().cloned()),
+                    }
+                }
                 let v = List(a);
                 self.charge(span, &v)?;
                 return Ok(v);
