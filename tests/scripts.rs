@@ -207,3 +207,15 @@ fn literal_lists_are_fresh_values_however_often_they_are_grown() {
     g.play("k a4-b4").unwrap();
     assert_eq!(g.fen(), "1k2/4/R3/3K w - - 2 2 {sizes=[5,5]}");
 }
+
+#[test]
+fn part_candidates_from_an_unordered_list_are_each_offered_once() {
+    // Squares listed out of order and twice, and an empty one: each piece's square once.
+    let text = with("turn {\n    remove from [a4, a1, b2, a4, a1]\n}\n");
+    let mut g = game(&text, None);
+    assert_eq!(g.legal_texts().unwrap(), ["@-a1", "@-a4"]);
+    // Discards from a list of kinds, some not in hand, some twice.
+    let text = with("turn {\n    discard from [Rook, King, Rook]\n}\n");
+    let mut g = game(&text, Some("k3/4/4/R2K[RRk] w - - 0 1"));
+    assert_eq!(g.legal_texts().unwrap(), ["@*R"]);
+}

@@ -245,7 +245,8 @@ impl<'a> Gen<'a> {
             // none on odd moves, after every first part).
             let safe_removals = cands.iter().any(|c| matches!(c, TurnPart::Remove(_))) && self.known_safe(pos);
             let blockers = if safe_removals { pos.sole_blockers(self.preset, self.mover) } else { None };
-            cands.retain(|&c| !self.countable(pos, c, legal_of(&c), blockers.as_ref()));
+            let judge = Countable::new(self, pos, blockers.as_ref());
+            cands.retain(|&c| !judge.sure(pos, c, legal_of(&c)));
             self.counted += (before - cands.len()) as u64;
         }
         for &c in &cands {
@@ -338,35 +339,6 @@ impl<'a> Gen<'a> {
             && i + 1 == self.part_count()
             && inert.end
             && kinds.iter().all(|&k| inert.before[k as usize] && inert.part[k as usize])
-    }
-
-    /// In `leaf` mode, whether a candidate of the last part is sure to make a legal turn: no hook
-    /// after it could refuse it, and the mover's royal piece is known to stay safe.
-    /// `blockers`: when the board is safe now, the squares whose emptying could expose the royal piece.
-    fn countable(&self, pos: &Position, c: TurnPart, legal: bool, blockers: Option<&Pins>) -> bool {
-        let preset = self.preset;
-        let inert = &preset.script.inert;
-        let kind = match c {
-            TurnPart::Move(_) => PartKind::Move,
-            TurnPart::Drop(..) => PartKind::Drop,
-            TurnPart::Remove(_) => PartKind::Remove,
-            TurnPart::Construct(_) => PartKind::Construct,
-            TurnPart::Destroy(_) => PartKind::Destroy,
-            TurnPart::Discard(_) => PartKind::Discard,
-        };
-        if !inert.end || !inert.part[kind as usize] {
-            return false;
-        }
-        let safe = match c {
-            TurnPart::Move(_) => legal,
-            // Changes no square: the board is as safe as it was.
-            TurnPart::Discard(_) => self.known_safe(pos),
-            TurnPart::Remove(sq) => {
-                blockers.is_some_and(|b| !b.contains(sq)) && !pos.is_royal_code(pos.cells[sq as usize])
-            }
-            _ => false,
-        };
-        !preset.royal_safety || safe
     }
 
     /// Whether the board is still as a legal move part left it (so no royal piece of the mover is
@@ -550,21 +522,120 @@ impl<'a> Gen<'a> {
             }
             PartKind::Remove => {
                 let wanted = |c: u8| if from.is_some() { cell::is_piece(c) } else { cell::is_side(c, us.other()) };
-                out.extend(squares(pos, &wanted).into_iter().map(TurnPart::Remove));
+                square_parts(pos, &preset.geo.squares, from, &wanted, TurnPart::Remove, out);
             }
-            PartKind::Construct => out.extend(squares(pos, &|c| c == cell::HOLE).into_iter().map(TurnPart::Construct)),
-            PartKind::Destroy => out.extend(squares(pos, &|c| c == cell::EMPTY).into_iter().map(TurnPart::Destroy)),
+            PartKind::Construct => {
+                square_parts(pos, &preset.geo.squares, from, &|c| c == cell::HOLE, TurnPart::Construct, out)
+            }
+            PartKind::Destroy => {
+                square_parts(pos, &preset.geo.squares, from, &|c| c == cell::EMPTY, TurnPart::Destroy, out)
+            }
             PartKind::Discard => {
-                let mut kinds: Vec<u8> = match from {
-                    Some(items) => kinds_listed(items).into_iter().filter(|k| pos.hands[us].contains(k)).collect(),
-                    None => pos.hands[us].clone(),
+                // A bit per kind, read in increasing order: sorted and without duplicates at once.
+                let in_hand = pos.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << k);
+                let mut kinds = match from {
+                    Some(items) => in_hand & kind_bits(items),
+                    None => in_hand,
                 };
-                kinds.sort_unstable();
-                kinds.dedup();
-                out.extend(kinds.into_iter().map(|k| TurnPart::Discard(cell::piece(k as usize, us))));
+                while kinds != 0 {
+                    let k = kinds.trailing_zeros() as usize;
+                    kinds &= kinds - 1;
+                    out.push(TurnPart::Discard(cell::piece(k, us)));
+                }
             }
         }
     }
+}
+
+/// In `leaf` mode, which candidates of the last part are sure to make a legal turn: no hook after
+/// them could refuse one, and the mover's royal piece is known to stay safe. What does not depend
+/// on the candidate is worked out once per part.
+struct Countable<'p> {
+    /// Per part kind: its hooks and the turn's end hooks are quiet.
+    quiet: [bool; 6],
+    royal_safety: bool,
+    /// The board is as a legal move left it.
+    safe_now: bool,
+    /// When the board is safe now, the squares whose emptying could expose the royal piece.
+    blockers: Option<&'p Pins>,
+}
+
+impl<'p> Countable<'p> {
+    fn new(g: &Gen, pos: &Position, blockers: Option<&'p Pins>) -> Countable<'p> {
+        let inert = &g.preset.script.inert;
+        Countable {
+            quiet: std::array::from_fn(|k| inert.end && inert.part[k]),
+            royal_safety: g.preset.royal_safety,
+            safe_now: g.known_safe(pos),
+            blockers,
+        }
+    }
+
+    /// `legal`: for a move, that it was generated as legal on this very board.
+    fn sure(&self, pos: &Position, c: TurnPart, legal: bool) -> bool {
+        let (kind, safe) = match c {
+            TurnPart::Move(_) => (PartKind::Move, legal),
+            // Changes no square: the board is as safe as it was.
+            TurnPart::Discard(_) => (PartKind::Discard, self.safe_now),
+            TurnPart::Remove(sq) => (
+                PartKind::Remove,
+                self.blockers.is_some_and(|b| !b.contains(sq)) && !pos.is_royal_code(pos.cells[sq as usize]),
+            ),
+            TurnPart::Drop(..) => (PartKind::Drop, false),
+            TurnPart::Construct(_) => (PartKind::Construct, false),
+            TurnPart::Destroy(_) => (PartKind::Destroy, false),
+        };
+        self.quiet[kind as usize] && (!self.royal_safety || safe)
+    }
+}
+
+/// The parts on the squares that hold what `keep` accepts: of a part's `from` list (in board
+/// order, each once), or of the whole board. Written straight into `out`, which the turn generator
+/// reuses, since this runs for a part after every earlier part at every node.
+fn square_parts(
+    pos: &Position,
+    board: &[Sq],
+    from: Option<&[Value]>,
+    keep: &dyn Fn(u8) -> bool,
+    make: fn(Sq) -> TurnPart,
+    out: &mut Vec<TurnPart>,
+) {
+    let Some(items) = from else {
+        out.extend(board.iter().filter(|&&s| keep(pos.cells[s as usize])).map(|&s| make(s)));
+        return;
+    };
+    let start = out.len();
+    // Lists from `pieces()` and friends come in board order: only others are sorted.
+    let (mut ordered, mut last) = (true, 0);
+    for v in items {
+        if let Value::Square(s) = *v
+            && keep(pos.cells[s as usize])
+        {
+            ordered &= s > last;
+            last = s;
+            out.push(make(s));
+        }
+    }
+    if !ordered {
+        let key = |p: &TurnPart| match *p {
+            TurnPart::Remove(s) | TurnPart::Construct(s) | TurnPart::Destroy(s) => s,
+            _ => 0,
+        };
+        out[start..].sort_unstable_by_key(key);
+        let mut kept = start;
+        for i in start..out.len() {
+            if kept == start || key(&out[i]) != key(&out[kept - 1]) {
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+}
+
+/// A bit per kind among the pieces and kinds of a part's candidates.
+fn kind_bits(items: &[Value]) -> u64 {
+    kinds_listed(items).into_iter().fold(0u64, |m, k| m | 1u64 << k)
 }
 
 /// The kinds of the pieces and kinds among a part's candidates.
