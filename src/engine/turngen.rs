@@ -572,6 +572,7 @@ impl<'p> Countable<'p> {
     }
 
     /// `legal`: for a move, that it was generated as legal on this very board.
+    #[inline]
     fn sure(&self, pos: &Position, c: TurnPart, legal: bool) -> bool {
         let (kind, safe) = match c {
             TurnPart::Move(_) => (PartKind::Move, legal),
