@@ -85,6 +85,36 @@ const CHANGES_POSITION: [bool; 256] = {
     out
 };
 
+/// Per built-in, whether every list it gives holds only scalars (squares, pieces, kinds, parts,
+/// integers): its weight is then its length and one, known without looking at the items.
+const FLAT_LISTS: [bool; 256] = {
+    let mut out = [false; 256];
+    let flat = [
+        Builtin::Neighbours,
+        Builtin::EdgeNeighbours,
+        Builtin::Frontier,
+        Builtin::Attacks,
+        Builtin::LegalMoves,
+        Builtin::SafeMoves,
+        Builtin::Captures,
+        Builtin::LastTurn,
+        Builtin::ThisTurn,
+        Builtin::Squares,
+        Builtin::Holes,
+        Builtin::Pieces,
+        Builtin::Hand,
+        Builtin::Range,
+        Builtin::Kinds,
+        Builtin::Checkmates,
+    ];
+    let mut i = 0;
+    while i < flat.len() {
+        out[flat[i] as usize] = true;
+        i += 1;
+    }
+    out
+};
+
 /// Per built-in, whether `Interp::read` runs it.
 pub(super) const READERS: [bool; 256] = {
     let mut out = [false; 256];
@@ -663,7 +693,11 @@ impl Interp<'_> {
                 Value::None
             }
         };
-        self.charge(span, &out)?;
+        match &out {
+            // What `Value::weight` would find, without walking the items.
+            Value::List(items) if FLAT_LISTS[b as usize] => self.charge_n(span, items.len() + 1)?,
+            _ => self.charge(span, &out)?,
+        }
         Ok(out)
     }
 }

@@ -191,7 +191,11 @@ impl<'a> Interp<'a> {
         self.depth += 1;
         let saved = self.base;
         self.base = base;
-        self.locals.resize(base + body.locals as usize, Value::None);
+        // A frame with no locals but its arguments (most functions) has nothing to make room for.
+        let top = base + body.locals as usize;
+        if self.locals.len() != top {
+            self.locals.resize(top, Value::None);
+        }
         let r = self.block(&body.ops);
         self.locals.truncate(base);
         self.base = saved;
@@ -239,6 +243,16 @@ impl<'a> Interp<'a> {
     #[inline(always)]
     fn charge_one(&mut self, span: Span) -> R<()> {
         self.mem += 1;
+        if self.mem > MAX_MEMORY {
+            return Err(self.too_much_memory(span));
+        }
+        Ok(())
+    }
+
+    /// Count `n` elements, a weight known without walking the value, against the memory budget.
+    #[inline(always)]
+    pub(super) fn charge_n(&mut self, span: Span, n: usize) -> R<()> {
+        self.mem = self.mem.saturating_add(n);
         if self.mem > MAX_MEMORY {
             return Err(self.too_much_memory(span));
         }
