@@ -412,8 +412,29 @@ impl<'a> Interp<'a> {
 
     /// `for`: the items are read from the collection as the loop goes (it cannot change meanwhile).
     fn for_loop(&mut self, span: Span, slot: usize, e: &Code, body: &[Op]) -> R<Flow> {
+        // `for p in this_turn()`: the parts, a few at most, are copied out of the position rather
+        // than built into a list; charged as that list would be.
+        if let Ex::Builtin(Builtin::ThisTurn, _) = e.ex {
+            const FEW: usize = 8;
+            let parts = self.pos.current_parts();
+            let n = parts.len();
+            if let (Some(&first), true) = (parts.first(), n <= FEW) {
+                let mut few = [first; FEW];
+                few[..n].copy_from_slice(parts);
+                self.charge_n(e.span, n + 1)?;
+                return self.each(span, slot, body, n, |i| Value::Part(few[i]));
+            }
+        }
         match self.eval(e)? {
             Value::List(v) | Value::Set(v) => self.each(span, slot, body, v.len(), |i| v[i].dup()),
+            other => self.for_other(span, slot, e, body, other),
+        }
+    }
+
+    /// A loop over a map's keys or a count, out of line: lists are looped over far more often.
+    #[inline(never)]
+    fn for_other(&mut self, span: Span, slot: usize, e: &Code, body: &[Op], v: Value) -> R<Flow> {
+        match v {
             Value::Map(m) => self.each(span, slot, body, m.len(), |i| m[i].0.clone()),
             Value::Int(n) => {
                 // The loop's items count like `range(0, n)`.
