@@ -317,12 +317,13 @@ impl Interp<'_> {
     }
 
     /// A kind, or a list or set of kinds (pieces stand for their kinds), as a bit per kind.
-    fn kind_mask(&self, v: &Value, arg: &Code) -> R<u128> {
+    /// Kinds fit: there are at most `cell::MAX_KINDS` (62), and bit 63 stands for no kind.
+    fn kind_mask(&self, v: &Value, arg: &Code) -> R<u64> {
         match v {
             Value::List(items) | Value::Set(items) => {
-                items.iter().try_fold(0u128, |m, k| Ok(m | 1u128 << self.kind(k, arg)?.min(127)))
+                items.iter().try_fold(0u64, |m, k| Ok(m | 1u64 << self.kind(k, arg)?.min(63)))
             }
-            one => Ok(1u128 << self.kind(one, arg)?.min(127)),
+            one => Ok(1u64 << self.kind(one, arg)?.min(63)),
         }
     }
 
@@ -514,14 +515,14 @@ impl Interp<'_> {
                 let side = self.side(&v[0], &args[0])?;
                 let wanted = match v.get(1) {
                     Some(kinds) => self.kind_mask(kinds, &args[1])?,
-                    None => u128::MAX,
+                    None => u64::MAX,
                 };
                 let mut out = Vec::with_capacity(self.pos.occupied_count(side));
                 let cells = &self.pos.cells;
                 // A plain loop of pushes: each value is written where it goes (an iterator chain
                 // built each on the stack and copied it, stalling on the copy).
                 for s in self.pos.occupied_by(side) {
-                    if wanted & (1u128 << cell::kind(cells[s as usize])) != 0 {
+                    if wanted >> cell::kind(cells[s as usize]).min(63) & 1 != 0 {
                         out.push(Value::Square(s));
                     }
                 }
