@@ -365,6 +365,23 @@ impl Interp<'_> {
         })
     }
 
+    /// The squares of `side`'s pieces whose kinds are in `wanted`, out of line: in `builtin`'s
+    /// large frame the loop kept little in registers. A plain loop of pushes: each value is
+    /// written where it goes (an iterator chain built each on the stack and copied it).
+    #[inline(never)]
+    fn pieces_of(&self, side: Side, wanted: u64) -> Value {
+        let pos = &*self.pos;
+        let cells = &pos.cells[..];
+        let mut out = Vec::with_capacity(pos.occupied_count(side));
+        for s in pos.occupied_by(side) {
+            // A piece's kind is below 62: the shift never wraps for one.
+            if wanted.wrapping_shr(cell::kind(cells[s as usize]) as u32) & 1 != 0 {
+                out.push(Value::Square(s));
+            }
+        }
+        Value::List(Arc::new(out))
+    }
+
     fn legal_parts(&mut self) -> Vec<PartVal> {
         let preset = self.preset;
         self.pos.cached_legal_moves(preset);
@@ -517,16 +534,7 @@ impl Interp<'_> {
                     Some(kinds) => self.kind_mask(kinds, &args[1])?,
                     None => u64::MAX,
                 };
-                let mut out = Vec::with_capacity(self.pos.occupied_count(side));
-                let cells = &self.pos.cells;
-                // A plain loop of pushes: each value is written where it goes (an iterator chain
-                // built each on the stack and copied it, stalling on the copy).
-                for s in self.pos.occupied_by(side) {
-                    if wanted >> cell::kind(cells[s as usize]).min(63) & 1 != 0 {
-                        out.push(Value::Square(s));
-                    }
-                }
-                Value::List(Arc::new(out))
+                self.pieces_of(side, wanted)
             }
             Count => {
                 let n = match (&v[0], v.get(1)) {
