@@ -515,12 +515,11 @@ impl Interp<'_> {
             }
             LastTurn => {
                 let turns = self.pos.turn_log();
-                let last = turns.last().map(|t| t.iter().copied().map(Value::Part).collect()).unwrap_or_default();
-                Value::List(Arc::new(last))
+                list_of(turns.last().map(|t| t.iter().copied().map(Value::Part).collect()).unwrap_or_default())
             }
             TurnNumber => Value::Int(self.pos.turn_number() as i64),
             MoveNumber => Value::Int(self.pos.fullmove as i64),
-            ThisTurn => Value::List(Arc::new(self.pos.current_parts().iter().copied().map(Value::Part).collect())),
+            ThisTurn => list_of(self.pos.current_parts().iter().copied().map(Value::Part).collect()),
             Halfmoves => Value::Int(self.pos.halfmove as i64),
             Squares => {
                 self.squares_value(geo.squares.iter().copied().filter(|&s| self.pos.cells[s as usize] != cell::HOLE))
@@ -566,9 +565,7 @@ impl Interp<'_> {
             }
             Hand => {
                 let side = self.side(&v[0], &args[0])?;
-                Value::List(Arc::new(
-                    self.pos.hands[side].iter().map(|&k| Value::Piece(cell::piece(k as usize, side))).collect(),
-                ))
+                list_of(self.pos.hands[side].iter().map(|&k| Value::Piece(cell::piece(k as usize, side))).collect())
             }
             Len => Value::Int(match &v[0] {
                 Value::List(x) | Value::Set(x) => x.len(),
@@ -709,6 +706,15 @@ impl Interp<'_> {
         }
         Ok(out)
     }
+}
+
+/// The empty list that built-ins give, one shared value: an empty hand or turn allocates nothing.
+static EMPTY_LIST: std::sync::LazyLock<Arc<Vec<Value>>> = std::sync::LazyLock::new(Default::default);
+
+/// A list of the items; the shared empty list when there are none.
+#[inline]
+fn list_of(items: Vec<Value>) -> Value {
+    if items.is_empty() { Value::List(EMPTY_LIST.clone()) } else { Value::List(Arc::new(items)) }
 }
 
 /// An argument of the wrong type: `expected a square, found a piece`.

@@ -579,6 +579,8 @@ impl<'a> Interp<'a> {
             }
             // One argument, the common case, needs no buffer.
             Ex::Builtin(b, args) if args.len() == 1 => self.builtin1(*b, args, c.span)?,
+            // No argument: nothing to evaluate or hold.
+            Ex::Builtin(b, args) if args.is_empty() => self.builtin(*b, &[], args, c.span)?,
             Ex::Builtin(b, args) => {
                 // The arguments go onto the locals stack, above every frame: a call among them
                 // leaves it as it found it. A built-in does not touch the locals, so they are
