@@ -85,6 +85,36 @@ const CHANGES_POSITION: [bool; 256] = {
     out
 };
 
+/// Per built-in, whether every list it gives holds only scalars (squares, pieces, kinds, parts,
+/// integers): its weight is then its length and one, known without looking at the items.
+const FLAT_LISTS: [bool; 256] = {
+    let mut out = [false; 256];
+    let flat = [
+        Builtin::Neighbours,
+        Builtin::EdgeNeighbours,
+        Builtin::Frontier,
+        Builtin::Attacks,
+        Builtin::LegalMoves,
+        Builtin::SafeMoves,
+        Builtin::Captures,
+        Builtin::LastTurn,
+        Builtin::ThisTurn,
+        Builtin::Squares,
+        Builtin::Holes,
+        Builtin::Pieces,
+        Builtin::Hand,
+        Builtin::Range,
+        Builtin::Kinds,
+        Builtin::Checkmates,
+    ];
+    let mut i = 0;
+    while i < flat.len() {
+        out[flat[i] as usize] = true;
+        i += 1;
+    }
+    out
+};
+
 /// Per built-in, whether `Interp::read` runs it.
 pub(super) const READERS: [bool; 256] = {
     let mut out = [false; 256];
@@ -287,12 +317,13 @@ impl Interp<'_> {
     }
 
     /// A kind, or a list or set of kinds (pieces stand for their kinds), as a bit per kind.
-    fn kind_mask(&self, v: &Value, arg: &Code) -> R<u128> {
+    /// Kinds fit: there are at most `cell::MAX_KINDS` (62), and bit 63 stands for no kind.
+    fn kind_mask(&self, v: &Value, arg: &Code) -> R<u64> {
         match v {
             Value::List(items) | Value::Set(items) => {
-                items.iter().try_fold(0u128, |m, k| Ok(m | 1u128 << self.kind(k, arg)?.min(127)))
+                items.iter().try_fold(0u64, |m, k| Ok(m | 1u64 << self.kind(k, arg)?.min(63)))
             }
-            one => Ok(1u128 << self.kind(one, arg)?.min(127)),
+            one => Ok(1u64 << self.kind(one, arg)?.min(63)),
         }
     }
 
@@ -332,6 +363,23 @@ impl Interp<'_> {
                 ),
             )
         })
+    }
+
+    /// The squares of `side`'s pieces whose kinds are in `wanted`, out of line: in `builtin`'s
+    /// large frame the loop kept little in registers. A plain loop of pushes: each value is
+    /// written where it goes (an iterator chain built each on the stack and copied it).
+    #[inline(never)]
+    fn pieces_of(&self, side: Side, wanted: u64) -> Value {
+        let pos = &*self.pos;
+        let cells = &pos.cells[..];
+        let mut out = Vec::with_capacity(pos.occupied_count(side));
+        for s in pos.occupied_by(side) {
+            // A piece's kind is below 62: the shift never wraps for one.
+            if wanted.wrapping_shr(cell::kind(cells[s as usize]) as u32) & 1 != 0 {
+                out.push(Value::Square(s));
+            }
+        }
+        Value::List(Arc::new(out))
     }
 
     fn legal_parts(&mut self) -> Vec<PartVal> {
@@ -467,12 +515,11 @@ impl Interp<'_> {
             }
             LastTurn => {
                 let turns = self.pos.turn_log();
-                let last = turns.last().map(|t| t.iter().copied().map(Value::Part).collect()).unwrap_or_default();
-                Value::List(Arc::new(last))
+                list_of(turns.last().map(|t| t.iter().copied().map(Value::Part).collect()).unwrap_or_default())
             }
             TurnNumber => Value::Int(self.pos.turn_number() as i64),
             MoveNumber => Value::Int(self.pos.fullmove as i64),
-            ThisTurn => Value::List(Arc::new(self.pos.current_parts().iter().copied().map(Value::Part).collect())),
+            ThisTurn => list_of(self.pos.current_parts().iter().copied().map(Value::Part).collect()),
             Halfmoves => Value::Int(self.pos.halfmove as i64),
             Squares => {
                 self.squares_value(geo.squares.iter().copied().filter(|&s| self.pos.cells[s as usize] != cell::HOLE))
@@ -484,18 +531,9 @@ impl Interp<'_> {
                 let side = self.side(&v[0], &args[0])?;
                 let wanted = match v.get(1) {
                     Some(kinds) => self.kind_mask(kinds, &args[1])?,
-                    None => u128::MAX,
+                    None => u64::MAX,
                 };
-                let mut out = Vec::with_capacity(self.pos.occupied_count(side));
-                let cells = &self.pos.cells;
-                // A plain loop of pushes: each value is written where it goes (an iterator chain
-                // built each on the stack and copied it, stalling on the copy).
-                for s in self.pos.occupied_by(side) {
-                    if wanted & (1u128 << cell::kind(cells[s as usize])) != 0 {
-                        out.push(Value::Square(s));
-                    }
-                }
-                Value::List(Arc::new(out))
+                self.pieces_of(side, wanted)
             }
             Count => {
                 let n = match (&v[0], v.get(1)) {
@@ -527,9 +565,7 @@ impl Interp<'_> {
             }
             Hand => {
                 let side = self.side(&v[0], &args[0])?;
-                Value::List(Arc::new(
-                    self.pos.hands[side].iter().map(|&k| Value::Piece(cell::piece(k as usize, side))).collect(),
-                ))
+                list_of(self.pos.hands[side].iter().map(|&k| Value::Piece(cell::piece(k as usize, side))).collect())
             }
             Len => Value::Int(match &v[0] {
                 Value::List(x) | Value::Set(x) => x.len(),
@@ -663,9 +699,22 @@ impl Interp<'_> {
                 Value::None
             }
         };
-        self.charge(span, &out)?;
+        match &out {
+            // What `Value::weight` would find, without walking the items.
+            Value::List(items) if FLAT_LISTS[b as usize] => self.charge_n(span, items.len() + 1)?,
+            _ => self.charge(span, &out)?,
+        }
         Ok(out)
     }
+}
+
+/// The empty list that built-ins give, one shared value: an empty hand or turn allocates nothing.
+static EMPTY_LIST: std::sync::LazyLock<Arc<Vec<Value>>> = std::sync::LazyLock::new(Default::default);
+
+/// A list of the items; the shared empty list when there are none.
+#[inline]
+fn list_of(items: Vec<Value>) -> Value {
+    if items.is_empty() { Value::List(EMPTY_LIST.clone()) } else { Value::List(Arc::new(items)) }
 }
 
 /// An argument of the wrong type: `expected a square, found a piece`.

@@ -10,7 +10,7 @@ use crate::engine::{GameOver, Position};
 use crate::preset::Preset;
 use crate::syntax::Span;
 use crate::syntax::script::BinOp;
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::sync::Arc;
 
 /// Steps (statements and expressions evaluated, loop iterations) one hook call may take.
@@ -102,41 +102,44 @@ pub struct Interp<'a> {
     pub(super) mem: usize,
     /// The loops running, innermost last: a runaway script is reported at its loop.
     loops: Vec<Span>,
-    /// Local slots of all active frames; a frame is a window starting at `base`.
+    /// Local slots of all active frames; a frame is a window starting at `base`. A built-in
+    /// call's arguments are evaluated onto its top, so that they need no buffer of their own.
     locals: Vec<Value>,
     base: usize,
-    /// Argument buffers for built-in calls, reused so that a call allocates nothing.
-    args: Vec<Vec<Value>>,
     /// The value of the `return` being carried out (`Flow::Return`).
     returned: Value,
 }
 
-/// The buffers of a finished run, kept for the next: hooks run at every node of a perft.
+/// The buffers of a finished run, kept for the next: hooks run at every node of a perft. One run
+/// at a time is the rule (a run within a run starts with new buffers), so one set is kept, in a
+/// `Cell`: taken and put back without a borrow flag.
 #[derive(Default)]
 struct Scratch {
     locals: Vec<Value>,
     loops: Vec<Span>,
-    args: Vec<Vec<Value>>,
 }
 
 thread_local! {
-    static SCRATCH: RefCell<Vec<Scratch>> = const { RefCell::new(Vec::new()) };
+    static SCRATCH: Cell<Scratch> = const { Cell::new(Scratch { locals: Vec::new(), loops: Vec::new() }) };
 }
 
 impl Drop for Interp<'_> {
     fn drop(&mut self) {
-        let mut s = Scratch {
-            locals: std::mem::take(&mut self.locals),
-            loops: std::mem::take(&mut self.loops),
-            args: std::mem::take(&mut self.args),
-        };
-        s.locals.clear();
-        s.loops.clear();
-        SCRATCH.with(|pool| {
-            if let Ok(mut pool) = pool.try_borrow_mut()
-                && pool.len() < 8
-            {
-                pool.push(s);
+        let mut locals = std::mem::take(&mut self.locals);
+        // Empty unless the run failed midway.
+        if !locals.is_empty() {
+            locals.clear();
+        }
+        let mut loops = std::mem::take(&mut self.loops);
+        loops.clear();
+        // The last run to finish keeps its buffers (try_with: not while the thread is torn down).
+        let _ = SCRATCH.try_with(|slot| {
+            let old = slot.replace(Scratch { locals, loops });
+            // What a run within this one kept, if any; else nothing to free.
+            if old.locals.capacity() != 0 || old.loops.capacity() != 0 {
+                drop(old);
+            } else {
+                std::mem::forget(old);
             }
         });
     }
@@ -145,7 +148,7 @@ impl Drop for Interp<'_> {
 impl<'a> Interp<'a> {
     pub fn new(preset: &'a Preset, pos: &'a mut Position, where_: &'a str) -> Interp<'a> {
         let mover = pos.side;
-        let scratch = SCRATCH.with(|pool| pool.try_borrow_mut().ok().and_then(|mut p| p.pop())).unwrap_or_default();
+        let scratch = SCRATCH.try_with(Cell::take).unwrap_or_default();
         Interp {
             preset,
             pos,
@@ -162,7 +165,6 @@ impl<'a> Interp<'a> {
             loops: scratch.loops,
             locals: scratch.locals,
             base: 0,
-            args: scratch.args,
             returned: Value::None,
         }
     }
@@ -191,7 +193,11 @@ impl<'a> Interp<'a> {
         self.depth += 1;
         let saved = self.base;
         self.base = base;
-        self.locals.resize(base + body.locals as usize, Value::None);
+        // A frame with no locals but its arguments (most functions) has nothing to make room for.
+        let top = base + body.locals as usize;
+        if self.locals.len() != top {
+            self.locals.resize(top, Value::None);
+        }
         let r = self.block(&body.ops);
         self.locals.truncate(base);
         self.base = saved;
@@ -239,6 +245,16 @@ impl<'a> Interp<'a> {
     #[inline(always)]
     fn charge_one(&mut self, span: Span) -> R<()> {
         self.mem += 1;
+        if self.mem > MAX_MEMORY {
+            return Err(self.too_much_memory(span));
+        }
+        Ok(())
+    }
+
+    /// Count `n` elements, a weight known without walking the value, against the memory budget.
+    #[inline(always)]
+    pub(super) fn charge_n(&mut self, span: Span, n: usize) -> R<()> {
+        self.mem = self.mem.saturating_add(n);
         if self.mem > MAX_MEMORY {
             return Err(self.too_much_memory(span));
         }
@@ -398,8 +414,29 @@ impl<'a> Interp<'a> {
 
     /// `for`: the items are read from the collection as the loop goes (it cannot change meanwhile).
     fn for_loop(&mut self, span: Span, slot: usize, e: &Code, body: &[Op]) -> R<Flow> {
+        // `for p in this_turn()`: the parts, a few at most, are copied out of the position rather
+        // than built into a list; charged as that list would be.
+        if let Ex::Builtin(Builtin::ThisTurn, _) = e.ex {
+            const FEW: usize = 8;
+            let parts = self.pos.current_parts();
+            let n = parts.len();
+            if let (Some(&first), true) = (parts.first(), n <= FEW) {
+                let mut few = [first; FEW];
+                few[..n].copy_from_slice(parts);
+                self.charge_n(e.span, n + 1)?;
+                return self.each(span, slot, body, n, |i| Value::Part(few[i]));
+            }
+        }
         match self.eval(e)? {
             Value::List(v) | Value::Set(v) => self.each(span, slot, body, v.len(), |i| v[i].dup()),
+            other => self.for_other(span, slot, e, body, other),
+        }
+    }
+
+    /// A loop over a map's keys or a count, out of line: lists are looped over far more often.
+    #[inline(never)]
+    fn for_other(&mut self, span: Span, slot: usize, e: &Code, body: &[Op], v: Value) -> R<Flow> {
+        match v {
             Value::Map(m) => self.each(span, slot, body, m.len(), |i| m[i].0.clone()),
             Value::Int(n) => {
                 // The loop's items count like `range(0, n)`.
@@ -542,20 +579,33 @@ impl<'a> Interp<'a> {
             }
             // One argument, the common case, needs no buffer.
             Ex::Builtin(b, args) if args.len() == 1 => self.builtin1(*b, args, c.span)?,
+            // No argument: nothing to evaluate or hold.
+            Ex::Builtin(b, args) if args.is_empty() => self.builtin(*b, &[], args, c.span)?,
             Ex::Builtin(b, args) => {
-                let mut vals = self.args.pop().unwrap_or_default();
+                // The arguments go onto the locals stack, above every frame: a call among them
+                // leaves it as it found it. A built-in does not touch the locals, so they are
+                // lent out while it runs.
+                let top = self.locals.len();
                 for e in args {
                     // A local or a constant is cloned from where it is, not returned from a call
                     // and copied again.
-                    match &e.ex {
-                        Ex::Local(i) => vals.push(self.locals[self.base + *i as usize].clone()),
-                        Ex::Const(v) => vals.push(v.clone()),
-                        _ => vals.push(self.eval(e)?),
-                    }
+                    let v = match &e.ex {
+                        Ex::Local(i) => self.locals[self.base + *i as usize].clone(),
+                        Ex::Const(v) => v.clone(),
+                        _ => match self.eval(e) {
+                            Ok(v) => v,
+                            Err(stop) => {
+                                self.locals.truncate(top);
+                                return Err(stop);
+                            }
+                        },
+                    };
+                    self.locals.push(v);
                 }
-                let r = self.builtin(*b, &vals, args, c.span);
-                vals.clear();
-                self.args.push(vals);
+                let locals = std::mem::take(&mut self.locals);
+                let r = self.builtin(*b, &locals[top..], args, c.span);
+                self.locals = locals;
+                self.locals.truncate(top);
                 r?
             }
             Ex::Call(f, args) => {

@@ -100,7 +100,10 @@ impl Value {
     pub fn weight_within(&self, cap: usize) -> usize {
         // Scalars and flat collections, the common case, without the walk's stack.
         match self {
-            Value::List(items) | Value::Set(items) if !items.iter().any(Value::is_compound) => return items.len() + 1,
+            // Folded without a branch per item: lists of scalars are by far the most common.
+            Value::List(items) | Value::Set(items) if !items.iter().fold(false, |any, x| any | x.is_compound()) => {
+                return items.len() + 1;
+            }
             Value::Map(_) | Value::List(_) | Value::Set(_) => {}
             Value::Str(s) => return s.len() / 8 + 1,
             _ => return 1,
