@@ -246,7 +246,7 @@ impl<'a> Gen<'a> {
             let safe_removals = cands.iter().any(|c| matches!(c, TurnPart::Remove(_))) && self.known_safe(pos);
             let blockers = if safe_removals { pos.sole_blockers(self.preset, self.mover) } else { None };
             let judge = Countable::new(self, pos, blockers.as_ref());
-            cands.retain(|&c| !judge.sure(pos, c, legal_of(&c)));
+            cands.retain(|&c| !judge.sure(pos, c, &legal_of));
             self.counted += (before - cands.len()) as u64;
         }
         for &c in &cands {
@@ -571,11 +571,12 @@ impl<'p> Countable<'p> {
         }
     }
 
-    /// `legal`: for a move, that it was generated as legal on this very board.
+    /// `legal`: for a move, that it was generated as legal on this very board (asked of moves
+    /// only: it may search the legal moves).
     #[inline]
-    fn sure(&self, pos: &Position, c: TurnPart, legal: bool) -> bool {
+    fn sure(&self, pos: &Position, c: TurnPart, legal: &dyn Fn(&TurnPart) -> bool) -> bool {
         let (kind, safe) = match c {
-            TurnPart::Move(_) => (PartKind::Move, legal),
+            TurnPart::Move(_) => (PartKind::Move, legal(&c)),
             // Changes no square: the board is as safe as it was.
             TurnPart::Discard(_) => (PartKind::Discard, self.safe_now),
             TurnPart::Remove(sq) => (
