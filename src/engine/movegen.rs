@@ -202,7 +202,7 @@ impl Position {
                 if c == cell::EMPTY {
                     continue;
                 }
-                if rides_to(preset, r, c, dist, s as usize) {
+                if (r.any >> cell::code(c)) & 1 != 0 && rides_to(preset, r, c, dist, s as usize) {
                     return true;
                 }
                 break;

@@ -50,6 +50,9 @@ pub struct RideAttack {
     pub unlimited: u128,
     /// Piece codes with a limited range along it: code, range, and a [`Movement::ranges`] table (0 = none).
     pub limited: Vec<(u8, u8, u8)>,
+    /// Every code that rides this line, limited or not: the first piece met is mostly none of them
+    /// (a defender's own piece), and then the line is done with one test.
+    pub any: u128,
 }
 
 /// Everything one side can capture with, arranged for "is this square attacked?".
@@ -358,6 +361,7 @@ fn attack_tables(steps: &[Vec<Step>], dirs: &[Vec<(i8, i8)>], side: Side, max_ra
                 } else {
                     t.rides[idx].limited.push((code, s.range, s.limit));
                 }
+                t.rides[idx].any |= 1u128 << code;
             }
         }
     }

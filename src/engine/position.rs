@@ -112,8 +112,12 @@ pub struct Position {
     royal_n: [u16; 2],
     /// Which state variables are part of the position's identity (hashed).
     state_hashed: Vec<bool>,
+    /// The hash contribution of each hashed state variable's current value (0 for the others):
+    /// a change then digests only the new value, which may be a whole set.
+    state_keys: Vec<u64>,
     changes: Vec<(Sq, u8)>,
-    state_changes: Vec<(u16, Value)>,
+    /// Undo records of state variables: the index, the old value and its hash contribution.
+    state_changes: Vec<(u16, Value, u64)>,
     hand_changes: Vec<HandChange>,
     /// The parts played, as scripts see them, and where each turn's parts begin.
     log: Vec<PartVal>,
@@ -168,6 +172,11 @@ impl Position {
             royal_codes,
             royal_n: [0; 2],
             state_hashed: globals.iter().map(|g| g.state).collect(),
+            state_keys: globals
+                .iter()
+                .enumerate()
+                .map(|(i, g)| if g.state { Self::state_key(i, &g.init) } else { 0 })
+                .collect(),
             changes: Vec::with_capacity(256),
             state_changes: Vec::new(),
             hand_changes: Vec::new(),
@@ -258,12 +267,20 @@ impl Position {
     }
 
     /// Set a script variable, hashed if it is `state`; recorded for unmake.
+    /// Setting a variable to the value it holds changes nothing and records nothing (a shared
+    /// collection is recognised by its pointer before its items are compared).
     pub fn set_state(&mut self, _preset: &Preset, i: usize, v: Value) {
+        if self.state[i] == v {
+            return;
+        }
+        let old_key = self.state_keys[i];
         if self.state_hashed[i] {
-            self.hash ^= Self::state_key(i, &self.state[i]) ^ Self::state_key(i, &v);
+            let key = Self::state_key(i, &v);
+            self.hash ^= old_key ^ key;
+            self.state_keys[i] = key;
         }
         let old = std::mem::replace(&mut self.state[i], v);
-        self.state_changes.push((i as u16, old));
+        self.state_changes.push((i as u16, old, old_key));
     }
 
     /// Add a piece of a kind to a side's hand; recorded for unmake.
@@ -314,7 +331,8 @@ impl Position {
         h ^= z.castle_rights(self.castle_rights);
         for (i, v) in self.state.iter().enumerate() {
             if self.state_hashed[i] {
-                h ^= Self::state_key(i, v);
+                self.state_keys[i] = Self::state_key(i, v);
+                h ^= self.state_keys[i];
             }
         }
         for side in Side::BOTH {
@@ -467,8 +485,9 @@ impl Position {
             return;
         }
         while self.state_changes.len() > m.state_changes as usize {
-            if let Some((i, old)) = self.state_changes.pop() {
+            if let Some((i, old, key)) = self.state_changes.pop() {
                 self.state[i as usize] = old;
+                self.state_keys[i as usize] = key;
             }
         }
         while self.hand_changes.len() > m.hand_changes as usize {

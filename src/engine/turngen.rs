@@ -239,19 +239,25 @@ impl<'a> Gen<'a> {
             && pos.adding_keeps_safe(preset, self.mover)
             && (self.known_safe(pos) || !pos.in_check(preset, self.mover));
         let mut cands = cands;
+        // On a board known to be safe, emptying a square that no enemy rider looks through keeps
+        // it safe: the pins are looked for once here, not the check after every removal. Only
+        // when a removal is to be judged (Ruddigore's curse offers none on odd moves).
+        let safe_removals = cands.iter().any(|c| matches!(c, TurnPart::Remove(_))) && self.known_safe(pos);
+        let blockers = if safe_removals { pos.sole_blockers(self.preset, self.mover) } else { None };
         if self.leaf && i + 1 == self.part_count() && !cands.is_empty() {
             let before = cands.len();
-            // The pins are looked for only when a removal is to be judged (Ruddigore's curse offers
-            // none on odd moves, after every first part).
-            let safe_removals = cands.iter().any(|c| matches!(c, TurnPart::Remove(_))) && self.known_safe(pos);
-            let blockers = if safe_removals { pos.sole_blockers(self.preset, self.mover) } else { None };
             let judge = Countable::new(self, pos, blockers.as_ref());
             cands.retain(|&c| !judge.sure(pos, c, &legal_of));
             self.counted += (before - cands.len()) as u64;
         }
+        let keeps_safe = |pos: &Position, c: &TurnPart| match *c {
+            TurnPart::Move(_) => legal_of(c),
+            TurnPart::Remove(sq) => removal_keeps_safe(pos, blockers.as_ref(), sq),
+            _ => false,
+        };
         for &c in &cands {
             let m = pos.mark();
-            if self.step(pos, c, legal_of(&c), drops_safe)?.is_none() {
+            if self.step(pos, c, keeps_safe(pos, &c), drops_safe)?.is_none() {
                 turn.push(c);
                 let r = self.parts(pos, i + 1, turn, visit);
                 turn.pop();
@@ -265,15 +271,16 @@ impl<'a> Gen<'a> {
     }
 
     /// Apply one part and run its hooks; `Some(reason)` if a hook refused it (the caller undoes).
-    /// `legal`: the candidates were generated on the board as it is (no hook has changed it since).
+    /// `safe`: for a move, the candidates were generated as legal on the board as it is (no hook
+    /// has changed it since); for a removal, emptying its square cannot expose the royal piece.
     /// `drops_safe`: the mover's royal piece is safe now and putting a piece down cannot expose it.
-    fn step(&mut self, pos: &mut Position, c: TurnPart, legal: bool, drops_safe: bool) -> R<Option<String>> {
+    fn step(&mut self, pos: &mut Position, c: TurnPart, safe: bool, drops_safe: bool) -> R<Option<String>> {
         let preset = self.preset;
         let pv = part_value(preset, pos, c);
         let was_safe = self.known_safe(pos);
         apply_raw(preset, pos, c);
         let keeps_safe = match c {
-            TurnPart::Move(_) => legal,
+            TurnPart::Move(_) | TurnPart::Remove(_) => safe,
             TurnPart::Drop(code, _) => drops_safe && !pos.is_royal_code(code),
             TurnPart::Discard(_) => was_safe,
             _ => false,
@@ -308,6 +315,8 @@ impl<'a> Gen<'a> {
         if preset.royal_safety && !self.known_safe(pos) && pos.in_check(preset, self.mover) {
             return Ok(Some(ROYAL_UNSAFE.into()));
         }
+        // The board as it was judged safe: looked at again only if a hook below changes a square.
+        let judged = pos.cell_changes();
         let hooks = &preset.script.hooks;
         if let Some(body) = &hooks.turn_end
             && let Some(why) = self.hook(pos, body, None)?
@@ -322,7 +331,11 @@ impl<'a> Gen<'a> {
                 return Ok(Some(why));
             }
         }
-        if preset.royal_safety && !self.known_safe(pos) && pos.in_check(preset, self.mover) {
+        if preset.royal_safety
+            && pos.cell_changes() != judged
+            && !self.known_safe(pos)
+            && pos.in_check(preset, self.mover)
+        {
             return Ok(Some(ROYAL_UNSAFE.into()));
         }
         self.reset_vars(pos);
@@ -579,16 +592,20 @@ impl<'p> Countable<'p> {
             TurnPart::Move(_) => (PartKind::Move, legal(&c)),
             // Changes no square: the board is as safe as it was.
             TurnPart::Discard(_) => (PartKind::Discard, self.safe_now),
-            TurnPart::Remove(sq) => (
-                PartKind::Remove,
-                self.blockers.is_some_and(|b| !b.contains(sq)) && !pos.is_royal_code(pos.cells[sq as usize]),
-            ),
+            TurnPart::Remove(sq) => (PartKind::Remove, removal_keeps_safe(pos, self.blockers, sq)),
             TurnPart::Drop(..) => (PartKind::Drop, false),
             TurnPart::Construct(_) => (PartKind::Construct, false),
             TurnPart::Destroy(_) => (PartKind::Destroy, false),
         };
         self.quiet[kind as usize] && (!self.royal_safety || safe)
     }
+}
+
+/// Whether emptying `sq` keeps the mover's royal piece safe, `blockers` being the sole blockers
+/// of a board known to be safe (`None`: not known, or not so simple to tell).
+#[inline]
+fn removal_keeps_safe(pos: &Position, blockers: Option<&Pins>, sq: Sq) -> bool {
+    blockers.is_some_and(|b| !b.contains(sq)) && !pos.is_royal_code(pos.cells[sq as usize])
 }
 
 /// The parts on the squares that hold what `keep` accepts: of a part's `from` list (in board
