@@ -273,6 +273,18 @@ impl Position {
         if self.state[i] == v {
             return;
         }
+        self.replace_state(i, v);
+    }
+
+    /// Put a variable back to its initial value, if it has another.
+    #[inline]
+    pub fn reset_state(&mut self, i: usize, init: &Value) {
+        if self.state[i] != *init {
+            self.replace_state(i, init.clone());
+        }
+    }
+
+    fn replace_state(&mut self, i: usize, v: Value) {
         let old_key = self.state_keys[i];
         if self.state_hashed[i] {
             let key = Self::state_key(i, &v);

@@ -147,8 +147,8 @@ impl<'a> Gen<'a> {
     /// between turns is all board, hands and `state`.
     fn reset_vars(&self, pos: &mut Position) {
         for (i, g) in self.preset.script.globals.iter().enumerate() {
-            if !g.state && pos.state[i] != g.init {
-                pos.set_state(self.preset, i, g.init.clone());
+            if !g.state {
+                pos.reset_state(i, &g.init);
             }
         }
     }

@@ -195,9 +195,11 @@ impl<'a> Interp<'a> {
         self.base = base;
         // A frame with no locals but its arguments (most functions) has nothing to make room for.
         let top = base + body.locals as usize;
-        if self.locals.len() != top {
-            self.locals.resize(top, Value::None);
+        // A few slots at most: pushed inline rather than through the generic `resize`.
+        while self.locals.len() < top {
+            self.locals.push(Value::None);
         }
+        self.locals.truncate(top);
         let r = self.block(&body.ops);
         self.locals.truncate(base);
         self.base = saved;
@@ -503,6 +505,21 @@ impl<'a> Interp<'a> {
                     self.test(b)?
                 }
             }
+            // `part.capture`, `m.from`: a part's field is tested where the part stands.
+            Ex::Field(e, f) if part_field_is_code(*f) => {
+                let p = match e.ex {
+                    Ex::Part => self.part,
+                    Ex::Local(i) => match self.locals[self.base + i as usize] {
+                        Value::Part(p) => Some(p),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match p {
+                    Some(p) => part_code(&p, *f) != 0,
+                    None => self.eval(c)?.into_truth(),
+                }
+            }
             // A test of a built-in (`if empty(s)`) calls it from here, not through `eval`.
             Ex::Builtin(b, args) if args.len() == 1 => self.builtin1(*b, args, c.span)?.into_truth(),
             _ => self.eval(c)?.into_truth(),
@@ -761,5 +778,27 @@ impl<'a> Interp<'a> {
                 return Err(fail(span, format!("{} has no field `{name}`", v.type_name())));
             }
         })
+    }
+}
+
+/// The fields of a part that are a square or a piece code, 0 for none (`capture`: the captured piece).
+fn part_field_is_code(f: Field) -> bool {
+    matches!(
+        f,
+        Field::From | Field::To | Field::Piece | Field::Captured | Field::CapturedOn | Field::Promo | Field::IsCapture
+    )
+}
+
+/// Such a field's code: a square or piece, or 0 (what `field` gives as none, or `capture` as false).
+#[inline]
+fn part_code(p: &PartVal, f: Field) -> u16 {
+    match f {
+        Field::From => p.from,
+        Field::To => p.to,
+        Field::Piece => p.piece as u16,
+        Field::Captured | Field::IsCapture => p.captured as u16,
+        Field::CapturedOn => p.captured_on,
+        Field::Promo => p.promo as u16,
+        _ => 0,
     }
 }
