@@ -219,3 +219,22 @@ fn part_candidates_from_an_unordered_list_are_each_offered_once() {
     let mut g = game(&text, Some("k3/4/4/R2K[RRk] w - - 0 1"));
     assert_eq!(g.legal_texts().unwrap(), ["@*R"]);
 }
+
+#[test]
+fn follow_of_a_set_follows_each_piece_and_leaves_out_the_taken() {
+    let text = with("state watched = {}\non after move {\n    watched = follow(watched)\n}\n");
+    let mut g = game(&text, Some("k3/4/1r2/R2K w - - 0 1 {watched={a1,d1,a4}}"));
+    g.play("R a1-a2").unwrap();
+    assert_eq!(g.fen(), "k3/4/Rr2/3K b - - 1 1 {watched={d1,a2,a4}}");
+    g.play("r b2-a2").unwrap();
+    assert_eq!(g.fen(), "k3/4/r3/3K w - - 0 2 {watched={d1,a4}}");
+    g.play("K d1-c1").unwrap();
+    assert_eq!(g.fen(), "k3/4/r3/2K1 b - - 1 2 {watched={c1,a4}}");
+    let list = with("state seen = {}\non after move {\n    seen = follow([d1, a1, a1])\n}\n");
+    let mut g = game(&list, None);
+    g.play("K d1-d2").unwrap();
+    assert!(g.fen().ends_with("{seen={a1,d2}}"), "{}", g.fen());
+    let bad = with("on after move {\n    let x = follow([a1, 3])\n}\n");
+    let err = game(&bad, None).play("K d1-d2").expect_err("3 is no square").to_string();
+    assert!(err.contains("expected a square, found an integer"), "{err}");
+}

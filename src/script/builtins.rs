@@ -206,7 +206,14 @@ pub const TABLE: &[(&str, Builtin, usize, usize, bool, &str)] = &[
         false,
         "how many pieces of a kind (and side) or exactly this piece are on the board",
     ),
-    ("follow", Builtin::Follow, 1, 1, false, "where the piece that stood on a square before this part stands now"),
+    (
+        "follow",
+        Builtin::Follow,
+        1,
+        1,
+        false,
+        "where the piece that stood on a square before this part stands now (of squares: the set of where they stand)",
+    ),
     ("hand", Builtin::Hand, 1, 1, false, "the pieces in a side's hand"),
     ("len", Builtin::Len, 1, 1, false, "the length of a list, set, map or string"),
     ("list", Builtin::List, 1, 1, false, "a list of the items"),
@@ -382,6 +389,37 @@ impl Interp<'_> {
         Value::List(Arc::new(out))
     }
 
+    /// Where the piece that stood on `s` before part `p` stands now; `None` if it is gone.
+    #[inline]
+    fn follow(&self, p: &PartVal, s: Sq) -> Option<Sq> {
+        match p.rook {
+            Some((rf, rt)) if s == rf => Some(rt),
+            _ if p.kind == PartKind::Move && s == p.from => Some(p.to),
+            _ if s == p.captured_on && p.captured != 0 => None,
+            _ if p.kind == PartKind::Remove && s == p.to => None,
+            _ => Some(s).filter(|&s| cell::is_piece(self.pos.cells[s as usize])),
+        }
+    }
+
+    /// `follow(squares)`: the set of squares where those pieces stand now, the gone left out. A
+    /// set that the part left as it was is given back as it is (run after every move in Maidens
+    /// Chess, where it mostly is, and then nothing is built).
+    fn follow_all(&self, p: &PartVal, whole: &Value, items: &[Value], arg: &Code) -> R<Value> {
+        let mut same = matches!(whole, Value::Set(_));
+        for it in items {
+            let Value::Square(s) = *it else { return Err(expected(arg, "a square", it)) };
+            same &= self.follow(p, s) == Some(s);
+        }
+        if same {
+            return Ok(whole.clone());
+        }
+        let squares = items.iter().filter_map(|it| match *it {
+            Value::Square(s) => self.follow(p, s).map(Value::Square),
+            _ => None,
+        });
+        Ok(Value::set_of(squares.collect()))
+    }
+
     fn legal_parts(&mut self) -> Vec<PartVal> {
         let preset = self.preset;
         self.pos.cached_legal_moves(preset);
@@ -550,18 +588,16 @@ impl Interp<'_> {
                 Value::Int(n)
             }
             Follow => {
-                let s = self.square(&v[0], &args[0])?;
                 let Some(p) = self.part else {
                     return Err(fail(span, format!("`follow` needs a part, and there is none in `{}`", self.where_)));
                 };
-                let moved = match p.rook {
-                    Some((rf, rt)) if s == rf => Some(rt),
-                    _ if p.kind == PartKind::Move && s == p.from => Some(p.to),
-                    _ if s == p.captured_on && p.captured != 0 => None,
-                    _ if p.kind == PartKind::Remove && s == p.to => None,
-                    _ => Some(s).filter(|&s| cell::is_piece(self.pos.cells[s as usize])),
-                };
-                moved.map_or(Value::None, Value::Square)
+                match &v[0] {
+                    Value::List(items) | Value::Set(items) => self.follow_all(&p, &v[0], items, &args[0])?,
+                    one => {
+                        let s = self.square(one, &args[0])?;
+                        self.follow(&p, s).map_or(Value::None, Value::Square)
+                    }
+                }
             }
             Hand => {
                 let side = self.side(&v[0], &args[0])?;
