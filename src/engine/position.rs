@@ -270,7 +270,7 @@ impl Position {
     /// Setting a variable to the value it holds changes nothing and records nothing (a shared
     /// collection is recognised by its pointer before its items are compared).
     pub fn set_state(&mut self, _preset: &Preset, i: usize, v: Value) {
-        if self.state[i] == v {
+        if self.state[i].same(&v) {
             return;
         }
         self.replace_state(i, v);
@@ -279,7 +279,7 @@ impl Position {
     /// Put a variable back to its initial value, if it has another.
     #[inline]
     pub fn reset_state(&mut self, i: usize, init: &Value) {
-        if self.state[i] != *init {
+        if !self.state[i].same(init) {
             self.replace_state(i, init.clone());
         }
     }

@@ -85,8 +85,8 @@ const CHANGES_POSITION: [bool; 256] = {
     out
 };
 
-/// Per built-in, whether every list it gives holds only scalars (squares, pieces, kinds, parts,
-/// integers): its weight is then its length and one, known without looking at the items.
+/// Per built-in, whether every list or set it gives holds only scalars (squares, pieces, kinds,
+/// parts, integers): its weight is then its length and one, known without looking at the items.
 const FLAT_LISTS: [bool; 256] = {
     let mut out = [false; 256];
     let flat = [
@@ -106,6 +106,7 @@ const FLAT_LISTS: [bool; 256] = {
         Builtin::Range,
         Builtin::Kinds,
         Builtin::Checkmates,
+        Builtin::Follow,
     ];
     let mut i = 0;
     while i < flat.len() {
@@ -737,7 +738,7 @@ impl Interp<'_> {
         };
         match &out {
             // What `Value::weight` would find, without walking the items.
-            Value::List(items) if FLAT_LISTS[b as usize] => self.charge_n(span, items.len() + 1)?,
+            Value::List(items) | Value::Set(items) if FLAT_LISTS[b as usize] => self.charge_n(span, items.len() + 1)?,
             _ => self.charge(span, &out)?,
         }
         Ok(out)

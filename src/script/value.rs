@@ -151,6 +151,22 @@ impl Value {
         }
     }
 
+    /// `==`, with scalars and shared or differently sized collections decided inline: variables
+    /// are compared with their old or initial values at every turn.
+    #[inline(always)]
+    pub fn same(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::None, Value::None) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Square(a), Value::Square(b)) => a == b,
+            (Value::List(a), Value::List(b)) | (Value::Set(a), Value::Set(b)) => {
+                Arc::ptr_eq(a, b) || (a.len() == b.len() && a == b)
+            }
+            _ => self == other,
+        }
+    }
+
     /// Whether it is true, consuming it: a scalar (the usual result of a test) is let go without
     /// the out-of-line drop call a `Value` otherwise gets.
     #[inline(always)]
