@@ -22,10 +22,11 @@ herald_perft() {
   echo "$line" | awk '{print $4, $6}'
 }
 
-# best PRESET DEPTH -> "nodes seconds": the fastest of three runs from the setup (the runs of the
-# preset table are short, and the machine may be shared: one slow run says little)
+# best PRESET DEPTH [extra args...] -> "nodes seconds": the fastest of three runs from the setup (the
+# runs of the preset table are short, and the machine may be shared: one slow run says little)
 best() {
-  for _ in 1 2 3; do herald_perft "$1" "$2" ""; done | sort -k2 -g | head -n 1
+  local preset=$1 depth=$2; shift 2
+  for _ in 1 2 3; do herald_perft "$preset" "$depth" "" "$@"; done | sort -k2 -g | head -n 1
 }
 
 # uci ENGINE FEN DEPTH -> "nodes seconds" (wall time of the whole `go perft`)
@@ -73,6 +74,18 @@ for spec in maidens:$((6 - quick)) modern-chaturanga:$((6 - quick)) ruddigore:$(
   read -r n s < <(best "$preset" "$depth")
   row "$preset" "$depth" "$n" "$s"
   printf '  %s nps / chess nps: %.2f\n' "$preset" "$(echo "($n/$s) / ($cn/$cs)" | bc -l)"
+done
+
+echo
+echo "the same without bulk counting: every leaf turn is played, its hooks run (one run where it takes"
+echo "tens of seconds, else the fastest of 3), against chess's own speed without bulk counting"
+read -r cbn cbs < <(best chess $((6 - quick)) --no-bulk)
+row "chess --no-bulk" $((6 - quick)) "$cbn" "$cbs"
+for spec in maidens:$((5 - quick)):3 ruddigore:$((4 - quick)):1; do
+  IFS=: read -r preset depth runs <<< "$spec"
+  if [ "$runs" = 1 ]; then read -r n s < <(herald_perft "$preset" "$depth" "" --no-bulk); else read -r n s < <(best "$preset" "$depth" --no-bulk); fi
+  row "$preset --no-bulk" "$depth" "$n" "$s"
+  printf '  %s nps / chess nps, both without bulk counting: %.2f\n' "$preset" "$(echo "($n/$s) / ($cbn/$cbs)" | bc -l)"
 done
 
 echo
