@@ -127,6 +127,7 @@ pub(super) const READERS: [bool; 256] = {
         Builtin::KindOf,
         Builtin::IsRoyal,
         Builtin::ValueOf,
+        Builtin::Light,
     ];
     let mut i = 0;
     while i < readers.len() {
@@ -440,6 +441,7 @@ impl Interp<'_> {
                 if cell::is_piece(c) { Value::Piece(c & !cell::VIRGIN) } else { Value::None }
             }
             Empty => Value::Bool(cells[self.square(v, arg)? as usize] == cell::EMPTY),
+            Light => Value::Bool(self.preset.geo.is_light(self.square(v, arg)?)),
             Exists => {
                 let c = cells[self.square(v, arg)? as usize];
                 Value::Bool(c != cell::HOLE && c != cell::OFF)
@@ -472,7 +474,7 @@ impl Interp<'_> {
             ));
         }
         let out = match b {
-            PieceAt | Empty | Exists | SideOf | KindOf | IsRoyal | ValueOf => self.read(b, &v[0], &args[0])?,
+            PieceAt | Empty | Exists | SideOf | KindOf | IsRoyal | ValueOf | Light => self.read(b, &v[0], &args[0])?,
             LabelOf => self.piece(&v[0], &args[0])?.map_or(Value::None, |c| Value::Str(preset.label_of(c).into())),
             NameOf => {
                 let k = match &v[0] {
@@ -506,15 +508,17 @@ impl Interp<'_> {
                 )
             }
             Frontier => {
-                let holes = geo.squares.iter().copied().filter(|&s| self.pos.cells[s as usize] == cell::HOLE);
-                let fr: Vec<Sq> = holes
-                    .filter(|&s| {
-                        self.around(s, &KING_DIRS[..4]).iter().any(|&t| self.pos.cells[t as usize] != cell::HOLE)
-                    })
-                    .collect();
-                self.squares_value(fr.into_iter())
+                // Neighbours by cell offset: the mailbox's border cells are `OFF`, so no square's
+                // neighbour is out of the cells, and a border cell is no existing square.
+                let cells = &self.pos.cells;
+                let stride = geo.stride as isize;
+                let exists = |t: isize| !matches!(cells[t as usize], cell::HOLE | cell::OFF);
+                self.squares_value(geo.squares.iter().copied().filter(|&s| {
+                    let t = s as isize;
+                    cells[s as usize] == cell::HOLE
+                        && (exists(t - 1) || exists(t + 1) || exists(t - stride) || exists(t + stride))
+                }))
             }
-            Light => Value::Bool(geo.is_light(self.square(&v[0], &args[0])?)),
             Attacks => {
                 let s = self.square(&v[0], &args[0])?;
                 Value::List(Arc::new(self.pos.attacks_from(preset, s).into_iter().map(Value::Square).collect()))
