@@ -217,7 +217,8 @@ impl Position {
     /// Whether a piece of this code attacks `target` along one of its compiled paths.
     fn ray_attack(&self, preset: &Preset, target: Sq, code: u8, by: Side) -> bool {
         let rays = &preset.movement.rays[by][cell::kind(code)];
-        preset.geo.squares.iter().any(|&from| {
+        // Only the side's own pieces are looked at (a few), not every square of the board.
+        self.occupied_by(by).any(|from| {
             cell::code(self.cells[from as usize]) == code
                 && rays[from as usize].iter().any(|r| r.flags & flag::CAPTURE != 0 && self.ray_reaches(r, target))
         })
@@ -282,7 +283,7 @@ impl Position {
         if s.flags & flag::HOP != 0 && s.path_len == 0 {
             return self.hop_attack(preset, target, code, s);
         }
-        preset.geo.squares.iter().any(|&from| {
+        self.occupied_by(cell::side(code)).any(|from| {
             let c = self.cells[from as usize];
             if cell::code(c) != code || (s.flags & flag::INITIAL != 0 && c & cell::VIRGIN == 0) {
                 return false;
