@@ -238,3 +238,21 @@ fn follow_of_a_set_follows_each_piece_and_leaves_out_the_taken() {
     let err = game(&bad, None).play("K d1-d2").expect_err("3 is no square").to_string();
     assert!(err.contains("expected a square, found an integer"), "{err}");
 }
+
+#[test]
+fn lengths_counted_in_place_agree_with_the_lists() {
+    let text = with(
+        "state seen = []\non turn_end {\n    seen = [len(pieces(mover)), len(pieces(black)), len(this_turn()), \
+         len(pieces(mover, [Rook]))]\n}\n",
+    );
+    let mut g = game(&text, Some("k3/4/1r2/R2K w - - 0 1"));
+    g.play("R a1-a2").unwrap();
+    assert!(g.fen().ends_with("{seen=[2,2,1,1]}"), "{}", g.fen());
+    g.play("r b2-a2").unwrap();
+    assert!(g.fen().ends_with("{seen=[2,2,1,1]}"), "{}", g.fen());
+    g.play("K d1-c1").unwrap();
+    assert!(g.fen().ends_with("{seen=[1,2,1,0]}"), "{}", g.fen());
+    let bad = with("on turn_end {\n    let n = len(pieces(3))\n}\n");
+    let err = game(&bad, None).play("K d1-d2").expect_err("3 is no side").to_string();
+    assert!(err.contains("expected a side"), "{err}");
+}

@@ -2,7 +2,7 @@
 //! Nothing here reaches files, the network or the clock: the sandbox is what this table omits.
 
 use super::interp::{Interp, R, fail};
-use super::ir::Code;
+use super::ir::{Code, Ex};
 use super::value::{PartVal, Value};
 use crate::engine::board::{Sq, cell};
 use crate::engine::position::{Move, mflag};
@@ -372,6 +372,28 @@ impl Interp<'_> {
                 ),
             )
         })
+    }
+
+    /// The length of a built-in's list that can be counted without building it (`this_turn()`,
+    /// `pieces(side)`); `None` for any other expression.
+    #[inline]
+    pub(super) fn len_in_place(&mut self, e: &Code) -> Option<R<usize>> {
+        match &e.ex {
+            Ex::Builtin(Builtin::ThisTurn, _) => Some(Ok(self.pos.current_parts().len())),
+            Ex::Builtin(Builtin::Pieces, inner) if inner.len() == 1 => {
+                let side = match inner[0].ex {
+                    Ex::Mover => Ok(self.mover),
+                    Ex::Opponent => Ok(self.mover.other()),
+                    _ => self.eval(&inner[0]).and_then(|v| {
+                        let side = self.side(&v, &inner[0]);
+                        v.discard();
+                        side
+                    }),
+                };
+                Some(side.map(|s| self.pos.occupied_count(s)))
+            }
+            _ => None,
+        }
     }
 
     /// The squares of `side`'s pieces whose kinds are in `wanted`, out of line: in `builtin`'s

@@ -530,12 +530,12 @@ impl<'a> Interp<'a> {
     /// a constant or a side is read here rather than returned from `eval` and copied.
     #[inline(always)]
     fn builtin1(&mut self, b: Builtin, args: &[Code], span: Span) -> R<Value> {
-        // `len(this_turn())`: the parts are counted where they are, not built into a list first;
-        // charged as that list and the count would be.
+        // `len(this_turn())`, `len(pieces(side))`: counted where they are, not built into a list
+        // first; charged as that list and the count would be.
         if b == Builtin::Len
-            && let Ex::Builtin(Builtin::ThisTurn, _) = args[0].ex
+            && let Some(n) = self.len_in_place(&args[0])
         {
-            let n = self.pos.current_parts().len();
+            let n = n?;
             self.charge_n(args[0].span, n + 1)?;
             self.charge_one(span)?;
             return Ok(Value::Int(n as i64));
