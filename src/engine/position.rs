@@ -135,6 +135,8 @@ pub struct Position {
     spare_parts: Vec<Vec<TurnPart>>,
     /// Hashes of the positions before each move made, oldest first.
     pub history: Vec<u64>,
+    /// The script interpreter's buffers, kept from one hook run to the next.
+    pub scratch: crate::script::interp::Scratch,
 }
 
 impl Position {
@@ -190,6 +192,7 @@ impl Position {
             cache_key: None,
             spare_parts: Vec::new(),
             history: Vec::with_capacity(256),
+            scratch: Default::default(),
         }
     }
 

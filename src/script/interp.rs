@@ -10,7 +10,6 @@ use crate::engine::{GameOver, Position};
 use crate::preset::Preset;
 use crate::syntax::Span;
 use crate::syntax::script::BinOp;
-use std::cell::Cell;
 use std::sync::Arc;
 
 /// Steps (statements and expressions evaluated, loop iterations) one hook call may take.
@@ -110,17 +109,13 @@ pub struct Interp<'a> {
     returned: Value,
 }
 
-/// The buffers of a finished run, kept for the next: hooks run at every node of a perft. One run
-/// at a time is the rule (a run within a run starts with new buffers), so one set is kept, in a
-/// `Cell`: taken and put back without a borrow flag.
-#[derive(Default)]
-struct Scratch {
+/// The buffers of a finished run, kept in the position for the next run on it: hooks run at
+/// every node of a perft, and a field of the position is cheaper to reach than a thread-local.
+/// One run at a time holds the position, so one set is kept.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
     locals: Vec<Value>,
     loops: Vec<Span>,
-}
-
-thread_local! {
-    static SCRATCH: Cell<Scratch> = const { Cell::new(Scratch { locals: Vec::new(), loops: Vec::new() }) };
 }
 
 impl Drop for Interp<'_> {
@@ -132,23 +127,14 @@ impl Drop for Interp<'_> {
         }
         let mut loops = std::mem::take(&mut self.loops);
         loops.clear();
-        // The last run to finish keeps its buffers (try_with: not while the thread is torn down).
-        let _ = SCRATCH.try_with(|slot| {
-            let old = slot.replace(Scratch { locals, loops });
-            // What a run within this one kept, if any; else nothing to free.
-            if old.locals.capacity() != 0 || old.loops.capacity() != 0 {
-                drop(old);
-            } else {
-                std::mem::forget(old);
-            }
-        });
+        self.pos.scratch = Scratch { locals, loops };
     }
 }
 
 impl<'a> Interp<'a> {
     pub fn new(preset: &'a Preset, pos: &'a mut Position, where_: &'a str) -> Interp<'a> {
         let mover = pos.side;
-        let scratch = SCRATCH.try_with(Cell::take).unwrap_or_default();
+        let scratch = std::mem::take(&mut pos.scratch);
         Interp {
             preset,
             pos,
