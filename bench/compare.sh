@@ -22,12 +22,13 @@ herald_perft() {
   echo "$line" | awk '{print $4, $6}'
 }
 
-# best PRESET DEPTH [extra args...] -> "nodes seconds": the fastest of three runs from the setup (the
-# runs of the preset table are short, and the machine may be shared: one slow run says little)
-best() {
-  local preset=$1 depth=$2; shift 2
-  for _ in 1 2 3; do herald_perft "$preset" "$depth" "" "$@"; done | sort -k2 -g | head -n 1
+# best_of RUNS PRESET DEPTH [extra args...] -> "nodes seconds": the fastest of RUNS runs from the
+# setup (the runs of the preset table are short, and the machine may be shared: one slow run says little)
+best_of() {
+  local runs=$1 preset=$2 depth=$3; shift 3
+  for _ in $(seq "$runs"); do herald_perft "$preset" "$depth" "" "$@"; done | sort -k2 -g | head -n 1
 }
+best() { best_of 3 "$@"; }
 
 # uci ENGINE FEN DEPTH -> "nodes seconds" (wall time of the whole `go perft`)
 uci_perft() {
@@ -83,7 +84,7 @@ read -r cbn cbs < <(best chess $((6 - quick)) --no-bulk)
 row "chess --no-bulk" $((6 - quick)) "$cbn" "$cbs"
 for spec in maidens:$((5 - quick)):3 ruddigore:$((4 - quick)):1; do
   IFS=: read -r preset depth runs <<< "$spec"
-  if [ "$runs" = 1 ]; then read -r n s < <(herald_perft "$preset" "$depth" "" --no-bulk); else read -r n s < <(best "$preset" "$depth" --no-bulk); fi
+  read -r n s < <(best_of "$runs" "$preset" "$depth" --no-bulk)
   row "$preset --no-bulk" "$depth" "$n" "$s"
   printf '  %s nps / chess nps, both without bulk counting: %.2f\n' "$preset" "$(echo "($n/$s) / ($cbn/$cbs)" | bc -l)"
 done

@@ -202,7 +202,7 @@ impl Position {
                 if c == cell::EMPTY {
                     continue;
                 }
-                if (r.any >> cell::code(c)) & 1 != 0 && rides_to(preset, r, c, dist, s as usize) {
+                if rides_to(preset, r, c, dist, s as usize) {
                     return true;
                 }
                 break;
@@ -407,6 +407,9 @@ fn push(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
 #[inline]
 pub(super) fn rides_to(preset: &Preset, r: &RideAttack, c: u8, dist: u8, at: usize) -> bool {
     let code = cell::code(c);
+    if (r.any >> code) & 1 == 0 {
+        return false;
+    }
     (r.unlimited >> code) & 1 != 0
         || r.limited.iter().any(|&(k, range, limit)| k == code && dist <= preset.movement.range_at(range, limit, at))
 }

@@ -381,15 +381,11 @@ impl Interp<'_> {
         match &e.ex {
             Ex::Builtin(Builtin::ThisTurn, _) => Some(Ok(self.pos.current_parts().len())),
             Ex::Builtin(Builtin::Pieces, inner) if inner.len() == 1 => {
-                let side = match inner[0].ex {
-                    Ex::Mover => Ok(self.mover),
-                    Ex::Opponent => Ok(self.mover.other()),
-                    _ => self.eval(&inner[0]).and_then(|v| {
-                        let side = self.side(&v, &inner[0]);
-                        v.discard();
-                        side
-                    }),
-                };
+                let side = self.arg(&inner[0]).and_then(|v| {
+                    let side = self.side(&v, &inner[0]);
+                    v.discard();
+                    side
+                });
                 Some(side.map(|s| self.pos.occupied_count(s)))
             }
             _ => None,

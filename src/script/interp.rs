@@ -492,7 +492,7 @@ impl<'a> Interp<'a> {
                 }
             }
             // `part.capture`, `m.from`: a part's field is tested where the part stands.
-            Ex::Field(e, f) if part_field_is_code(*f) => {
+            Ex::Field(e, f) => {
                 let p = match e.ex {
                     Ex::Part => self.part,
                     Ex::Local(i) => match self.locals[self.base + i as usize] {
@@ -501,8 +501,8 @@ impl<'a> Interp<'a> {
                     },
                     _ => None,
                 };
-                match p {
-                    Some(p) => part_code(&p, *f) != 0,
+                match p.and_then(|p| part_code(&p, *f)) {
+                    Some(code) => code != 0,
                     None => self.eval(c)?.into_truth(),
                 }
             }
@@ -526,13 +526,7 @@ impl<'a> Interp<'a> {
             self.charge_one(span)?;
             return Ok(Value::Int(n as i64));
         }
-        let v = match &args[0].ex {
-            Ex::Local(i) => self.locals[self.base + *i as usize].dup(),
-            Ex::Const(v) => v.clone(),
-            Ex::Mover => Value::Side(self.mover),
-            Ex::Opponent => Value::Side(self.mover.other()),
-            _ => self.eval(&args[0])?,
-        };
+        let v = self.arg(&args[0])?;
         let r = if super::builtins::READERS[b as usize] {
             // A reader changes nothing, and its scalar result is counted here as `builtin` would.
             self.read(b, &v, &args[0]).and_then(|out| self.charge_one(span).map(|()| out))
@@ -541,6 +535,19 @@ impl<'a> Interp<'a> {
         };
         v.discard();
         r
+    }
+
+    /// A built-in's argument: a local, a constant or a side is read here rather than returned
+    /// from `eval` and copied.
+    #[inline(always)]
+    pub(super) fn arg(&mut self, e: &Code) -> R<Value> {
+        Ok(match &e.ex {
+            Ex::Local(i) => self.locals[self.base + *i as usize].dup(),
+            Ex::Const(v) => v.clone(),
+            Ex::Mover => Value::Side(self.mover),
+            Ex::Opponent => Value::Side(self.mover.other()),
+            _ => self.eval(e)?,
+        })
     }
 
     /// Evaluate an expression whose steps (`Code::cost`) were charged already.
@@ -767,24 +774,17 @@ impl<'a> Interp<'a> {
     }
 }
 
-/// The fields of a part that are a square or a piece code, 0 for none (`capture`: the captured piece).
-fn part_field_is_code(f: Field) -> bool {
-    matches!(
-        f,
-        Field::From | Field::To | Field::Piece | Field::Captured | Field::CapturedOn | Field::Promo | Field::IsCapture
-    )
-}
-
-/// Such a field's code: a square or piece, or 0 (what `field` gives as none, or `capture` as false).
+/// A part's field that is a square or a piece code, 0 for none (what `field` gives as none, or
+/// `capture` as false); `None` for the other fields.
 #[inline]
-fn part_code(p: &PartVal, f: Field) -> u16 {
-    match f {
+fn part_code(p: &PartVal, f: Field) -> Option<u16> {
+    Some(match f {
         Field::From => p.from,
         Field::To => p.to,
         Field::Piece => p.piece as u16,
         Field::Captured | Field::IsCapture => p.captured as u16,
         Field::CapturedOn => p.captured_on,
         Field::Promo => p.promo as u16,
-        _ => 0,
-    }
+        _ => return None,
+    })
 }
