@@ -11,6 +11,7 @@ use crate::preset::{Castle, EndRule, Kind, MaterialPattern as Pattern, Preset, P
 use crate::script::compile::{Compiler, Decls};
 use crate::syntax::ast::*;
 use crate::syntax::parse::parse_preset;
+use crate::syntax::script::PartKind;
 use crate::syntax::{Span, Spanned};
 use indexmap::IndexMap;
 use std::path::{Path, PathBuf};
@@ -171,6 +172,8 @@ struct Merged {
     royal_safety: Option<bool>,
     captures_to_hand: bool,
     drop_zones: IndexMap<String, (bool, Name, Name)>,
+    drop_rules: IndexMap<String, (Name, bool, bool)>,
+    immobility: bool,
     script: Decls,
 }
 
@@ -228,6 +231,10 @@ fn merge(decls: Vec<Decl>) -> Merged {
             Decl::DropZone { piece, negate, region } => {
                 m.drop_zones.insert(piece.node.clone(), (negate, piece, region));
             }
+            Decl::DropRule { piece, one_per_file, no_mate } => {
+                m.drop_rules.insert(piece.node.clone(), (piece, one_per_file, no_mate));
+            }
+            Decl::Immobility(_) => m.immobility = true,
         }
     }
     m
@@ -252,7 +259,17 @@ impl Checker {
         let drop_zones = self.drop_zones(&m, &lookup, &regions);
         let castles = self.castles(&m, &lookup);
         let ends = self.ends(&m, &lookup);
-        let (script, inits, script_diags) = Compiler::new(&kinds, &geo).script(&m.script);
+        let demote = self.demotions(&m, &lookup);
+        let (drop_one_per_file, drop_no_mate) = self.drop_rules(&m, &lookup);
+        let (mut script, inits, script_diags) = Compiler::new(&kinds, &geo).script(&m.script);
+        // A turn of a move or a drop and nothing else to run: drops are generated natively.
+        let drops = script.globals.is_empty()
+            && m.script.hooks.values().all(|h| h.point == crate::syntax::script::HookPoint::Setup)
+            && matches!(&script.turn[..], [p] if !p.optional && !p.if_possible && p.from.is_none()
+                && p.kinds.len() == 2 && p.kinds.contains(&PartKind::Move) && p.kinds.contains(&PartKind::Drop));
+        if drops {
+            script.active = false;
+        }
         let range_names: Vec<Option<Name>> = m.pieces.values().map(|p| p.range.clone()).collect();
         self.diags.extend(script_diags);
         let setup = m.setup.clone();
@@ -289,6 +306,12 @@ impl Checker {
             royal_safety: m.royal_safety.unwrap_or(true),
             captures_to_hand: m.captures_to_hand,
             drop_zones,
+            demote,
+            drops,
+            hand_pool: drops || m.captures_to_hand,
+            drop_one_per_file,
+            drop_no_mate,
+            mobile: Vec::new(),
             setup_cells: Vec::new(),
             script,
         };
@@ -301,6 +324,9 @@ impl Checker {
             }
             Ok(_) => {}
             Err(diags) => return Err((preset.sources, diags)),
+        }
+        if m.immobility {
+            preset.mobile = mobility(&preset);
         }
         match fen::parse_board_only(&preset, &setup.node) {
             Ok(cells) => preset.setup_cells = cells,
@@ -354,7 +380,7 @@ impl Checker {
         let mut seen: IndexMap<String, String> = IndexMap::new();
         for p in m.pieces.values() {
             let white = p.label.node.clone();
-            if !white.starts_with(|c: char| c.is_ascii_uppercase()) {
+            if !white.trim_start_matches('+').starts_with(|c: char| c.is_ascii_uppercase()) {
                 self.err(p.label.span, format!("label `{white}` must start with an upper-case letter (White's label; Black's is its lower case)"));
             }
             let black = white.to_ascii_lowercase();
@@ -439,10 +465,35 @@ impl Checker {
             }
             let choices: Vec<usize> = p.choices.iter().filter_map(|c| self.kind(l, c)).collect();
             if let (Some(k), Some(zone)) = (piece, zone) {
-                out[k] = Some(Promotion { zone, choices, optional: p.optional, hand: p.hand });
+                out[k] = Some(Promotion { zone, choices, optional: p.optional, hand: p.hand, leaving: p.leaving });
             }
         }
         out
+    }
+
+    /// `promoted from KIND`: per kind, the kind it goes to hand as when captured.
+    fn demotions(&mut self, m: &Merged, l: &Lookup) -> Vec<u8> {
+        let mut out: Vec<u8> = (0..l.kinds.len() as u8).collect();
+        for (i, p) in m.pieces.values().enumerate() {
+            if let Some(base) = &p.promoted_from
+                && let Some(k) = self.kind(l, base)
+            {
+                out[i] = k as u8;
+            }
+        }
+        out
+    }
+
+    /// `drop KIND one_per_file no_mate`: a bit per kind for each rule.
+    fn drop_rules(&mut self, m: &Merged, l: &Lookup) -> (u64, u64) {
+        let (mut files, mut mates) = (0u64, 0u64);
+        for (piece, one_per_file, no_mate) in m.drop_rules.values() {
+            if let Some(k) = self.kind(l, piece) {
+                files |= u64::from(*one_per_file) << k;
+                mates |= u64::from(*no_mate) << k;
+            }
+        }
+        (files, mates)
     }
 
     /// `drop KIND [not] in REGION`: per kind, per side, the cells where it may be dropped.
@@ -666,6 +717,29 @@ fn range_tables(preset: &Preset, names: &[Option<Name>]) -> Result<Vec<movement:
         out.push(Some(table));
     }
     if diags.is_empty() { Ok(out) } else { Err(diags) }
+}
+
+/// `immobility illegal`: per piece code and cell, whether the piece alone on the board has a move.
+fn mobility(preset: &Preset) -> Vec<Vec<bool>> {
+    use crate::engine::Position;
+    let mut out = vec![Vec::new(); 128];
+    let mut moves = Vec::new();
+    for k in 0..preset.kinds.len() {
+        for side in Side::BOTH {
+            let code = cell::piece(k, side);
+            let mut table = vec![false; preset.geo.cells];
+            for &sq in &preset.geo.squares {
+                let mut pos = Position::empty(preset);
+                pos.place(&preset.zobrist, sq, code);
+                pos.side = side;
+                moves.clear();
+                pos.pseudo_moves(preset, &mut moves);
+                table[sq as usize] = moves.iter().any(|m| m.from == sq);
+            }
+            out[code as usize] = table;
+        }
+    }
+    out
 }
 
 fn stem(path: &str) -> String {

@@ -22,10 +22,11 @@ pub struct Kind {
 }
 
 impl Kind {
-    /// The label as written in a FEN board: one letter bare, longer ones in parentheses.
+    /// The label as written in a FEN board: one letter bare, longer ones in parentheses; a
+    /// promoted kind's marker (`+P`, `Q~`) does not count, as Fairy-Stockfish writes them bare.
     pub fn fen_label(&self, side: Side) -> String {
         let l = &self.labels[side];
-        if l.len() == 1 { l.clone() } else { format!("({l})") }
+        if l.trim_start_matches('+').trim_end_matches('~').len() == 1 { l.clone() } else { format!("({l})") }
     }
 }
 
@@ -38,6 +39,8 @@ pub struct Promotion {
     pub optional: bool,
     /// `to hand ...`: the new piece is taken from the mover's hand.
     pub hand: Option<HandPick>,
+    /// `in or from REGION`: a move that starts in the zone promotes too.
+    pub leaving: bool,
 }
 
 impl Promotion {
@@ -120,6 +123,19 @@ pub struct Preset {
     pub captures_to_hand: bool,
     /// Per kind: where it may be dropped, per side (`None`: on any empty square).
     pub drop_zones: Vec<Option<BySide<Vec<bool>>>>,
+    /// Per kind: the kind it joins a hand as when captured (itself, or its `promoted from` kind).
+    pub demote: Vec<u8>,
+    /// `turn { move or drop }` with no script: drops are generated natively beside the moves.
+    pub drops: bool,
+    /// Hands are pools (captures go to hand, or drops are native): the FEN always writes the
+    /// brackets (`[]` when empty) and each side's pieces in the order the kinds are declared.
+    pub hand_pool: bool,
+    /// Bits per kind: `drop KIND one_per_file`, `drop KIND no_mate`.
+    pub drop_one_per_file: u64,
+    pub drop_no_mate: u64,
+    /// `immobility illegal`: per piece code, per cell, whether the piece has a move from there
+    /// on an empty board (empty when the rule is not declared).
+    pub mobile: Vec<Vec<bool>>,
     /// The setup's board, to tell which pieces of a FEN have not moved yet.
     pub setup_cells: Vec<u8>,
     /// Rule scripts: state, functions, hooks and the structure of a turn.
@@ -144,6 +160,12 @@ impl Preset {
             return "?";
         }
         &self.kinds[cell::kind(c)].labels[cell::side(c)]
+    }
+
+    /// Whether a piece (code) may stand on a cell under `immobility illegal`.
+    #[inline]
+    pub fn may_stand(&self, code: u8, sq: Sq) -> bool {
+        self.mobile.is_empty() || self.mobile[cell::code(code) as usize][sq as usize]
     }
 
     pub fn is_royal(&self, c: u8) -> bool {

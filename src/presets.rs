@@ -10,6 +10,8 @@ const SHIPPED: &[(&str, &str)] = &[
     ("universal", include_str!("../presets/universal.preset")),
     ("ruddigore", include_str!("../presets/ruddigore.preset")),
     ("constructing", include_str!("../presets/constructing.preset")),
+    // Drop and shogi-family variants, named as Fairy-Stockfish's UCI_Variant names them.
+    ("crazyhouse", include_str!("../presets/crazyhouse.preset")),
 ];
 
 /// Names of the shipped presets.

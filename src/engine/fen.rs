@@ -110,8 +110,20 @@ fn parse_board(preset: &Preset, board: &str) -> Result<Position, FenError> {
                         chars.next();
                     }
                 }
-                c if c.is_ascii_alphabetic() => {
-                    let label = c.to_string();
+                // A promoted piece as Fairy-Stockfish writes it: `+P` (shogi) or `Q~` (crazyhouse).
+                c if c.is_ascii_alphabetic() || c == '+' => {
+                    let mut label = c.to_string();
+                    if c == '+'
+                        && let Some(&(_, l)) = chars.peek()
+                        && l.is_ascii_alphabetic()
+                    {
+                        label.push(l);
+                        chars.next();
+                    }
+                    if chars.peek().is_some_and(|&(_, t)| t == '~') {
+                        label.push('~');
+                        chars.next();
+                    }
                     let code = piece_code(preset, &label).ok_or(FenError::UnknownLabel { rank: shown, label })?;
                     put(&mut file, Some(code), &mut pos);
                 }
@@ -217,6 +229,9 @@ fn parse_hand(preset: &Preset, hand: &str, pos: &mut Position) -> Result<(), Fen
                 chars.next();
             }
             hand[at + 1..at + close].to_string()
+        } else if ch == '-' && hand.len() == 1 {
+            // `[-]`: Fairy-Stockfish's shogi setups write empty hands so.
+            continue;
         } else {
             ch.to_string()
         };
@@ -340,7 +355,18 @@ pub fn write(preset: &Preset, pos: &Position) -> String {
             out.push('/');
         }
     }
-    if !pos.hands[Side::White].is_empty() || !pos.hands[Side::Black].is_empty() {
+    if preset.hand_pool {
+        // A pool, as Fairy-Stockfish writes it: always bracketed, in the order of the kinds.
+        out.push('[');
+        for side in Side::BOTH {
+            for (k, kind) in preset.kinds.iter().enumerate() {
+                for _ in pos.hands[side].iter().filter(|&&h| h as usize == k) {
+                    out.push_str(&kind.fen_label(side));
+                }
+            }
+        }
+        out.push(']');
+    } else if !pos.hands[Side::White].is_empty() || !pos.hands[Side::Black].is_empty() {
         out.push('[');
         for side in Side::BOTH {
             for &k in &pos.hands[side] {

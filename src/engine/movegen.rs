@@ -28,6 +28,9 @@ impl Position {
             }
         }
         self.castling_moves(preset, out);
+        if preset.drops {
+            self.drop_moves(preset, out);
+        }
         if preset.hand_promotion {
             self.hand_promotions(preset, out);
         }
@@ -52,6 +55,37 @@ impl Position {
             } else {
                 let flags = m.flags | mflag::FROM_HAND;
                 out.extend(offered.iter().map(|&k| Move { promo: cell::piece(k as usize, us), flags, ..m }));
+            }
+        }
+    }
+
+    /// Each kind in the mover's hand on each empty square its drop rules allow.
+    fn drop_moves(&self, preset: &Preset, out: &mut Vec<Move>) {
+        let us = self.side;
+        let g = &preset.geo;
+        let mut kinds = self.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << k);
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            let code = cell::piece(k, us);
+            let zone = preset.drop_zones[k].as_ref().map(|z| &z[us]);
+            // `one_per_file`: the files already holding one of the mover's pieces of this kind.
+            let mut banned = 0u32;
+            if (preset.drop_one_per_file >> k) & 1 != 0 {
+                for sq in self.occupied_by(us) {
+                    if cell::code(self.cells[sq as usize]) == code {
+                        banned |= 1 << g.file(sq);
+                    }
+                }
+            }
+            for &sq in &g.squares {
+                if self.cells[sq as usize] == cell::EMPTY
+                    && zone.is_none_or(|z| z[sq as usize])
+                    && (banned >> g.file(sq)) & 1 == 0
+                    && preset.may_stand(code, sq)
+                {
+                    out.push(Move { from: sq, to: sq, promo: code, flags: mflag::DROP, extra: 0 });
+                }
             }
         }
     }
@@ -386,9 +420,11 @@ const HAND_PROMO: u8 = cell::OFF;
 /// Push a move, or one move per promotion choice when it ends in the piece's promotion zone.
 #[inline]
 fn push(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
+    // `immobility illegal`: a piece may not stay where it could never move again.
+    let stays = |code: u8| preset.may_stand(code, m.to);
     match &preset.promotions[kind] {
-        Some(p) if p.zone[us][m.to as usize] => {
-            if p.optional {
+        Some(p) if p.zone[us][m.to as usize] || (p.leaving && p.zone[us][m.from as usize]) => {
+            if p.optional && stays(cell::piece(kind, us)) {
                 out.push(m);
             }
             if p.hand.is_some() {
@@ -396,9 +432,13 @@ fn push(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
                 return out.push(Move { promo: HAND_PROMO, ..m });
             }
             for &k in &p.choices {
-                out.push(Move { promo: cell::piece(k, us), ..m });
+                let promo = cell::piece(k, us);
+                if stays(promo) {
+                    out.push(Move { promo, ..m });
+                }
             }
         }
+        _ if !stays(cell::piece(kind, us)) => {}
         _ => out.push(m),
     }
 }

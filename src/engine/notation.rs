@@ -45,8 +45,11 @@ fn is_square(s: &str) -> bool {
     b.len() >= 2 && b[0].is_ascii_lowercase() && b[1..].iter().all(u8::is_ascii_digit) && b[1] != b'0'
 }
 
+/// Letters, maybe marked as a promoted kind: `+P`, `Q~`.
 fn is_label(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphabetic())
+    let core = s.strip_prefix('+').unwrap_or(s);
+    let core = core.strip_suffix('~').unwrap_or(core);
+    !core.is_empty() && core.chars().all(|c| c.is_ascii_alphabetic())
 }
 
 /// Read what was typed: full notation when any part has `-`, `*` or `@` between squares and labels.

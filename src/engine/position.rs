@@ -35,6 +35,8 @@ pub mod mflag {
     pub const DOUBLE: u8 = 8;
     /// Promotes to a piece taken from the mover's hand.
     pub const FROM_HAND: u8 = 16;
+    /// A drop generated natively: the piece `promo` from hand onto `to` (`from` is `to`).
+    pub const DROP: u8 = 32;
 }
 
 /// Squares that may be captured en passant this turn, and where the piece that passed them stands.
@@ -559,6 +561,9 @@ impl Position {
     /// Move a piece (maybe capturing, promoting, castling) within the current turn.
     #[inline]
     pub fn apply_move(&mut self, preset: &Preset, m: Move) {
+        if m.flags & mflag::DROP != 0 {
+            return self.apply_drop(preset, m.promo, m.to);
+        }
         let z = &preset.zobrist;
         let piece = self.cells[m.from as usize] & !cell::VIRGIN;
         self.reset |= preset.irreversible[cell::kind(piece)];
@@ -573,13 +578,13 @@ impl Position {
         let target = self.cells[m.to as usize];
         self.reset |= cell::is_piece(target);
         if preset.captures_to_hand && cell::is_piece(target) {
-            self.hand_add(preset, cell::side(piece), cell::kind(target) as u8);
+            self.hand_add(preset, cell::side(piece), preset.demote[cell::kind(target)]);
         }
         self.set(z, m.from, cell::EMPTY);
         if m.flags & mflag::EP != 0 {
             if preset.captures_to_hand {
                 let victim = self.cells[self.ep.victim as usize];
-                self.hand_add(preset, cell::side(piece), cell::kind(victim) as u8);
+                self.hand_add(preset, cell::side(piece), preset.demote[cell::kind(victim)]);
             }
             self.set(z, self.ep.victim, cell::EMPTY);
             self.reset = true;
@@ -614,10 +619,14 @@ impl Position {
         self.reset = true;
     }
 
-    /// Put a piece from the mover's hand on an empty square.
+    /// Put a piece from the mover's hand on an empty square. Dropped where the setup puts the
+    /// same piece, it counts as unmoved (a crazyhouse pawn dropped on its second rank may step
+    /// twice), as a FEN reads it; castling pieces excepted, whose rights the castling field keeps.
     pub fn apply_drop(&mut self, preset: &Preset, code: u8, sq: Sq) {
         self.hand_take(preset, cell::side(code), cell::kind(code) as u8);
-        self.set(&preset.zobrist, sq, code);
+        let unmoved = preset.setup_cells.get(sq as usize) == Some(&code)
+            && !preset.castles.iter().any(|c| c.king == code || c.rook == code);
+        self.set(&preset.zobrist, sq, if unmoved { code | cell::VIRGIN } else { code });
     }
 
     /// Take a piece out of its side's hand for good (a sacrifice from hand): irreversible.

@@ -35,10 +35,26 @@ pub struct Turn {
 }
 
 impl Turn {
+    /// The turn of one generated move; a natively generated drop is a drop part.
     pub fn single(m: Move) -> Turn {
         let mut t = Turn::default();
-        t.push(TurnPart::Move(m));
+        if m.flags & super::position::mflag::DROP != 0 {
+            t.push(TurnPart::Drop(m.promo, m.to));
+        } else {
+            t.push(TurnPart::Move(m));
+        }
         t
+    }
+
+    /// The move that plays this turn where drops are generated as moves (one move or one drop).
+    pub fn as_move(&self) -> Option<Move> {
+        match self.parts() {
+            [TurnPart::Move(m)] => Some(*m),
+            [TurnPart::Drop(code, sq)] => {
+                Some(Move { from: *sq, to: *sq, promo: *code, flags: super::position::mflag::DROP, extra: 0 })
+            }
+            _ => None,
+        }
     }
 
     pub fn push(&mut self, p: TurnPart) {

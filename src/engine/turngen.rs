@@ -106,7 +106,7 @@ pub fn legal_turns(pos: &mut Position, preset: &Preset) -> Result<Vec<Turn>, Scr
 /// On an error or a refusal the position is as it was.
 pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<String>) -> Result<(), PlayError> {
     if !preset.script.active {
-        for m in turn.moves() {
+        if let Some(m) = turn.as_move() {
             pos.make(preset, m);
         }
         return Ok(());

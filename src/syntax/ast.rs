@@ -65,6 +65,14 @@ pub enum Decl {
         negate: bool,
         region: Name,
     },
+    /// `drop Pawn one_per_file no_mate`: restrictions on dropping a kind.
+    DropRule {
+        piece: Name,
+        one_per_file: bool,
+        no_mate: bool,
+    },
+    /// `immobility illegal`: no piece may be left where it could never move again.
+    Immobility(Span),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -77,6 +85,8 @@ pub struct PieceDecl {
     pub moves: Option<Name>,
     /// `range FN`: the script function giving a rider's range from the steps that fit on the board.
     pub range: Option<Name>,
+    /// `promoted from Pawn`: the kind it was; captured, it goes to hand as that kind.
+    pub promoted_from: Option<Name>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -102,6 +112,8 @@ pub struct PromoteDecl {
     pub optional: bool,
     /// `to hand [first|last]`: the new piece is taken from the mover's hand.
     pub hand: Option<HandPick>,
+    /// `in or from REGION`: a move that starts in the region promotes too.
+    pub leaving: bool,
 }
 
 /// Which pieces of the hand a promotion may take.

@@ -82,7 +82,11 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::hook_decl
         | Rule::turn_decl
         | Rule::hand_decl
-        | Rule::drop_decl => "a declaration",
+        | Rule::drop_decl
+        | Rule::immobility_decl => "a declaration",
+        Rule::drop_flag => "`one_per_file` or `no_mate`",
+        Rule::promoted_attr | Rule::from_kw => "`promoted from KIND`",
+        Rule::or_from => "`or from`",
         Rule::not_kw => "`not`",
         Rule::params => "parameter names",
         Rule::hook_point | Rule::every_point | Rule::phase_point | Rule::simple_point | Rule::phase => {
@@ -233,9 +237,16 @@ impl Lower {
             Rule::hook_decl => Decl::Hook(self.hook(span, it)?),
             Rule::turn_decl => Decl::Turn(it.map(|p| self.turn_part(p)).collect::<Result<_, _>>()?, span),
             Rule::hand_decl => Decl::CapturesToHand(span),
+            Rule::immobility_decl => Decl::Immobility(span),
             Rule::drop_decl => {
                 let piece = self.name(next()?);
                 let mut region = next()?;
+                if region.as_rule() == Rule::drop_flag {
+                    let mut flags = vec![region.as_str().to_string()];
+                    flags.extend(it.map(|f| f.as_str().to_string()));
+                    let has = |f: &str| flags.iter().any(|x| x == f);
+                    return Ok(Decl::DropRule { piece, one_per_file: has("one_per_file"), no_mate: has("no_mate") });
+                }
                 let negate = region.as_rule() == Rule::not_kw;
                 if negate {
                     region = next()?;
@@ -250,13 +261,17 @@ impl Lower {
         let missing = || Diagnostic::new(span, "incomplete piece declaration");
         let name = self.name(it.next().ok_or_else(missing)?);
         let label = self.name(it.next().ok_or_else(missing)?);
-        let mut decl = PieceDecl { name, label, value: None, royal: false, moves: None, range: None };
+        let mut decl =
+            PieceDecl { name, label, value: None, royal: false, moves: None, range: None, promoted_from: None };
         for attr in it {
             match attr.as_rule() {
                 Rule::value_attr => decl.value = Some(self.int(attr.into_inner().next().ok_or_else(missing)?)?),
                 Rule::royal_attr => decl.royal = true,
                 Rule::moves_attr => decl.moves = Some(self.string(attr.into_inner().next().ok_or_else(missing)?)),
                 Rule::range_attr => decl.range = Some(self.name(attr.into_inner().next().ok_or_else(missing)?)),
+                Rule::promoted_attr => {
+                    decl.promoted_from = attr.into_inner().find(|p| p.as_rule() == Rule::ident).map(|p| self.name(p))
+                }
                 _ => return Err(Diagnostic::new(self.span(&attr), "unknown piece attribute")),
             }
         }
@@ -282,9 +297,11 @@ impl Lower {
         let mut names = Vec::new();
         let mut optional = false;
         let mut hand = None;
+        let mut leaving = false;
         for p in it {
             match p.as_rule() {
                 Rule::optional_kw => optional = true,
+                Rule::or_from => leaving = true,
                 Rule::hand_choice => {
                     hand = Some(HandPick::Any);
                     for q in p.into_inner() {
@@ -305,7 +322,7 @@ impl Lower {
         let choices = names.split_off(2.min(names.len()));
         let region = names.pop().unwrap_or_else(|| Spanned::new(String::new(), span));
         let piece = names.pop().unwrap_or_else(|| Spanned::new(String::new(), span));
-        Ok(PromoteDecl { piece, region, choices, optional, hand })
+        Ok(PromoteDecl { piece, region, choices, optional, hand, leaving })
     }
 
     fn castle(&self, span: Span, it: pest::iterators::Pairs<Rule>) -> Result<CastleDecl, Diagnostic> {
