@@ -281,7 +281,11 @@ impl Checker {
         }
         // Castling pieces' virgin marks are not hashed: the castling rights they add up to are
         // (`Position::castle_rights`), so that the same FEN always hashes the same.
-        let irreversible = moves.iter().map(|ms| ms.iter().all(|b| b.images.iter().all(|&(_, dy)| dy > 0))).collect();
+        // Moves of pieces that only go forward reset the move-limit count; without a move limit
+        // only captures do (Fairy-Stockfish counts so for shogi, whose FEN shows the count).
+        let limit = ends.iter().any(|e| matches!(e, EndRule::MoveLimit(..)));
+        let irreversible =
+            moves.iter().map(|ms| limit && ms.iter().all(|b| b.images.iter().all(|&(_, dy)| dy > 0))).collect();
         let cares: Vec<bool> = kinds.iter().map(|k| k.cares_virgin).collect();
         let movement = movement::compile(&geo, &moves, &[], forward);
         let zobrist = Zobrist::new(geo.cells, &cares, castles.len());
@@ -308,7 +312,7 @@ impl Checker {
             drop_zones,
             demote,
             drops,
-            hand_pool: drops || m.captures_to_hand,
+            hand_pool: drops,
             drop_one_per_file,
             drop_no_mate,
             mobile: Vec::new(),

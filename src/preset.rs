@@ -127,7 +127,7 @@ pub struct Preset {
     pub demote: Vec<u8>,
     /// `turn { move or drop }` with no script: drops are generated natively beside the moves.
     pub drops: bool,
-    /// Hands are pools (captures go to hand, or drops are native): the FEN always writes the
+    /// Hands are pools (drops are native): the FEN always writes the
     /// brackets (`[]` when empty) and each side's pieces in the order the kinds are declared.
     pub hand_pool: bool,
     /// Bits per kind: `drop KIND one_per_file`, `drop KIND no_mate`.

@@ -12,6 +12,8 @@ const SHIPPED: &[(&str, &str)] = &[
     ("constructing", include_str!("../presets/constructing.preset")),
     // Drop and shogi-family variants, named as Fairy-Stockfish's UCI_Variant names them.
     ("crazyhouse", include_str!("../presets/crazyhouse.preset")),
+    ("chessgi", include_str!("../presets/chessgi.preset")),
+    ("loop", include_str!("../presets/loop.preset")),
 ];
 
 /// Names of the shipped presets.

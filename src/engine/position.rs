@@ -562,6 +562,9 @@ impl Position {
     #[inline]
     pub fn apply_move(&mut self, preset: &Preset, m: Move) {
         if m.flags & mflag::DROP != 0 {
+            // A native drop of a pawn resets the move-limit count, as its moves do (and as
+            // Fairy-Stockfish counts it).
+            self.reset |= preset.irreversible[cell::kind(m.promo)];
             return self.apply_drop(preset, m.promo, m.to);
         }
         let z = &preset.zobrist;
