@@ -130,7 +130,7 @@ pub struct Preset {
     /// Hands are pools (drops are native): the FEN always writes the
     /// brackets (`[]` when empty) and each side's pieces in the order the kinds are declared.
     pub hand_pool: bool,
-    /// Bits per kind: `drop KIND one_per_file`, `drop KIND no_mate`.
+    /// Bits per kind: `drop KIND one_per_file`; `drop KIND no_mate` (a mate by such a drop loses).
     pub drop_one_per_file: u64,
     pub drop_no_mate: u64,
     /// `immobility illegal`: per piece code, per cell, whether the piece has a move from there

@@ -14,6 +14,8 @@ const SHIPPED: &[(&str, &str)] = &[
     ("crazyhouse", include_str!("../presets/crazyhouse.preset")),
     ("chessgi", include_str!("../presets/chessgi.preset")),
     ("loop", include_str!("../presets/loop.preset")),
+    ("shogi", include_str!("../presets/shogi.preset")),
+    ("minishogi", include_str!("../presets/minishogi.preset")),
 ];
 
 /// Names of the shipped presets.

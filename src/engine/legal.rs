@@ -32,35 +32,6 @@ impl Position {
         if preset.royal_safety {
             self.retain_safe(preset, out);
         }
-        if preset.drop_no_mate != 0 {
-            self.retain_not_mating_drops(preset, out);
-        }
-    }
-
-    /// `drop KIND no_mate`: drop the drops of such kinds that leave the other side checkmated.
-    /// Only drops that give check are played out, so the rare allocation is for those alone.
-    fn retain_not_mating_drops(&mut self, preset: &Preset, out: &mut Vec<Move>) {
-        let them = self.side.other();
-        let mut i = 0;
-        while i < out.len() {
-            let m = out[i];
-            let ruled = m.flags & mflag::DROP != 0 && (preset.drop_no_mate >> cell::kind(m.promo)) & 1 != 0;
-            let mates = ruled && {
-                self.make(preset, m);
-                let mut replies = Vec::new();
-                let mate = self.in_check(preset, them) && {
-                    self.legal_moves(preset, &mut replies);
-                    replies.is_empty()
-                };
-                self.unmake();
-                mate
-            };
-            if mates {
-                out.swap_remove(i);
-            } else {
-                i += 1;
-            }
-        }
     }
 
     /// Drop the moves that leave the mover's royal piece attacked (the order of the rest may change).

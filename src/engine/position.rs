@@ -76,6 +76,7 @@ pub struct Mark {
     side: Side,
     castle_rights: u64,
     over: Option<Arc<GameOver>>,
+    last_drop: u8,
 }
 
 /// One change to a hand, to undo: a piece added at the end, or removed from an index.
@@ -108,6 +109,8 @@ pub struct Position {
     royal: [Sq; 2],
     /// Which castling rules still have both pieces unmoved (bit per rule), as of the last turn's end.
     castle_rights: u64,
+    /// The piece the last turn dropped natively, or 0 (for `drop KIND no_mate`).
+    pub last_drop: u8,
     /// Codes of royal pieces (bits).
     royal_codes: u128,
     /// Royal pieces on the board per side.
@@ -173,6 +176,7 @@ impl Position {
             over: None,
             royal: [0; 2],
             castle_rights: 0,
+            last_drop: 0,
             royal_codes,
             royal_n: [0; 2],
             state_hashed: globals.iter().map(|g| g.state).collect(),
@@ -481,6 +485,7 @@ impl Position {
             side: self.side,
             castle_rights: self.castle_rights,
             over: self.over.clone(),
+            last_drop: self.last_drop,
         }
     }
 
@@ -534,6 +539,7 @@ impl Position {
         self.royal = m.royal;
         self.side = m.side;
         self.castle_rights = m.castle_rights;
+        self.last_drop = m.last_drop;
         if self.over.is_some() || m.over.is_some() {
             self.over.clone_from(&m.over);
         }
@@ -556,6 +562,7 @@ impl Position {
         self.reset = false;
         self.new_ep = None;
         self.in_turn = true;
+        self.last_drop = 0;
     }
 
     /// Move a piece (maybe capturing, promoting, castling) within the current turn.
@@ -565,6 +572,7 @@ impl Position {
             // A native drop of a pawn resets the move-limit count, as its moves do (and as
             // Fairy-Stockfish counts it).
             self.reset |= preset.irreversible[cell::kind(m.promo)];
+            self.last_drop = m.promo;
             return self.apply_drop(preset, m.promo, m.to);
         }
         let z = &preset.zobrist;

@@ -37,6 +37,11 @@ impl Position {
     /// The result when the side to move has no legal turn.
     pub fn no_moves_result(&self, preset: &Preset) -> GameOver {
         let checked = self.in_check(preset, self.side);
+        // `drop KIND no_mate`: a mate given by such a drop was an illegal move, and loses.
+        if checked && self.last_drop != 0 && (preset.drop_no_mate >> cell::kind(self.last_drop)) & 1 != 0 {
+            let reason = format!("checkmate by dropping a {}", preset.kinds[cell::kind(self.last_drop)].name);
+            return GameOver { winner: Some(self.side), reason };
+        }
         for r in &preset.ends {
             match r {
                 EndRule::Checkmate(o) if checked => return outcome(*o, self.side, "checkmate"),
