@@ -174,6 +174,7 @@ struct Merged {
     drop_zones: IndexMap<String, (bool, Name, Name)>,
     drop_rules: IndexMap<String, (Name, bool, bool)>,
     immobility: bool,
+    gating: Option<Name>,
     script: Decls,
 }
 
@@ -235,6 +236,7 @@ fn merge(decls: Vec<Decl>) -> Merged {
                 m.drop_rules.insert(piece.node.clone(), (piece, one_per_file, no_mate));
             }
             Decl::Immobility(_) => m.immobility = true,
+            Decl::Gating(r) => m.gating = Some(r),
         }
     }
     m
@@ -260,6 +262,14 @@ impl Checker {
         let castles = self.castles(&m, &lookup);
         let ends = self.ends(&m, &lookup);
         let demote = self.demotions(&m, &lookup);
+        let gating = m.gating.as_ref().and_then(|r| {
+            let zone = regions.get(&r.node).cloned();
+            if zone.is_none() {
+                let known: Vec<&String> = regions.keys().collect();
+                self.err(r.span, format!("unknown region `{}`{}", r.node, suggest(&r.node, known)));
+            }
+            zone
+        });
         let (drop_one_per_file, drop_no_mate) = self.drop_rules(&m, &lookup);
         let (mut script, inits, script_diags) = Compiler::new(&kinds, &geo).script(&m.script);
         // A turn of a move or a drop and nothing else to run: drops are generated natively.
@@ -286,7 +296,8 @@ impl Checker {
         let limit = ends.iter().any(|e| matches!(e, EndRule::MoveLimit(..)));
         let irreversible =
             moves.iter().map(|ms| limit && ms.iter().all(|b| b.images.iter().all(|&(_, dy)| dy > 0))).collect();
-        let cares: Vec<bool> = kinds.iter().map(|k| k.cares_virgin).collect();
+        // With gating, whether a piece has moved decides whether it opens a gate: hashed for all.
+        let cares: Vec<bool> = kinds.iter().map(|k| k.cares_virgin || gating.is_some()).collect();
         let movement = movement::compile(&geo, &moves, &[], forward);
         let zobrist = Zobrist::new(geo.cells, &cares, castles.len());
         let setup = setup.unwrap_or_else(|| Spanned::new(String::new(), whole));
@@ -312,7 +323,8 @@ impl Checker {
             drop_zones,
             demote,
             drops,
-            hand_pool: drops,
+            hand_pool: drops || gating.is_some(),
+            gating,
             drop_one_per_file,
             drop_no_mate,
             mobile: Vec::new(),

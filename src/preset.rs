@@ -130,6 +130,9 @@ pub struct Preset {
     /// Hands are pools (drops are native): the FEN always writes the
     /// brackets (`[]` when empty) and each side's pieces in the order the kinds are declared.
     pub hand_pool: bool,
+    /// `gating in REGION`: per side, the cells where an unmoved piece leaving lets a piece from
+    /// hand enter (Seirawan chess).
+    pub gating: Option<BySide<Vec<bool>>>,
     /// Bits per kind: `drop KIND one_per_file`; `drop KIND no_mate` (a mate by such a drop loses).
     pub drop_one_per_file: u64,
     pub drop_no_mate: u64,

@@ -16,6 +16,7 @@ const SHIPPED: &[(&str, &str)] = &[
     ("loop", include_str!("../presets/loop.preset")),
     ("shogi", include_str!("../presets/shogi.preset")),
     ("minishogi", include_str!("../presets/minishogi.preset")),
+    ("seirawan", include_str!("../presets/seirawan.preset")),
 ];
 
 /// Names of the shipped presets.

@@ -253,7 +253,9 @@ fn mark_virgins(preset: &Preset, pos: &mut Position) {
     for &sq in &preset.geo.squares {
         let c = pos.cells[sq as usize];
         let castles = preset.castles.iter().any(|k| k.king == c || k.rook == c);
-        if cell::is_piece(c) && !castles && preset.setup_cells.get(sq as usize) == Some(&c) {
+        // On a gating square, only the castling field's gate letters say a piece has not moved.
+        let gate = preset.gating.as_ref().is_some_and(|g| cell::is_piece(c) && g[cell::side(c)][sq as usize]);
+        if cell::is_piece(c) && !castles && !gate && preset.setup_cells.get(sq as usize) == Some(&c) {
             pos.cells[sq as usize] = c | cell::VIRGIN;
         }
     }
@@ -265,10 +267,16 @@ fn castling(preset: &Preset, field: &str, pos: &mut Position) -> Result<(), FenE
     }
     // A preset without castling has nothing to grant: a chess FEN's `KQkq` means nothing here, and
     // refusing it would only get in the way of positions carried over from other tools.
-    if preset.castles.is_empty() && field.chars().all(|c| c.is_ascii_alphabetic()) {
+    if preset.castles.is_empty() && preset.gating.is_none() && field.chars().all(|c| c.is_ascii_alphabetic()) {
         return Ok(());
     }
     for flag in field.chars() {
+        if let Some(g) = &preset.gating
+            && !preset.castles.iter().any(|c| c.flag == flag)
+        {
+            gate_letter(preset, g, field, flag, pos)?;
+            continue;
+        }
         let rule =
             preset.castles.iter().find(|c| c.flag == flag).ok_or_else(|| {
                 FenError::Castling(field.into(), format!("this preset has no castling flag `{flag}`"))
@@ -281,6 +289,35 @@ fn castling(preset: &Preset, field: &str, pos: &mut Position) -> Result<(), FenE
             }
             pos.cells[sq as usize] = code | cell::VIRGIN;
         }
+    }
+    Ok(())
+}
+
+/// A gate letter of Seirawan's castling field, as Fairy-Stockfish writes it: the file (upper case
+/// for White) whose piece on the side's gating squares has not moved.
+fn gate_letter(
+    preset: &Preset,
+    g: &crate::engine::side::BySide<Vec<bool>>,
+    field: &str,
+    flag: char,
+    pos: &mut Position,
+) -> Result<(), FenError> {
+    let side = if flag.is_ascii_uppercase() { Side::White } else { Side::Black };
+    let file = (flag.to_ascii_lowercase() as u8).wrapping_sub(b'a') as usize;
+    if !flag.is_ascii_alphabetic() || file >= preset.geo.files {
+        let why = format!("`{flag}` is neither a castling flag nor a file of this board");
+        return Err(FenError::Castling(field.into(), why));
+    }
+    let mut found = false;
+    for &sq in &preset.geo.squares {
+        let c = pos.cells[sq as usize];
+        if preset.geo.file(sq) == file && g[side][sq as usize] && cell::is_side(c, side) {
+            pos.cells[sq as usize] = c | cell::VIRGIN;
+            found = true;
+        }
+    }
+    if !found {
+        return Err(FenError::Castling(field.into(), format!("`{flag}` names a gate with no {side} piece on it")));
     }
     Ok(())
 }
@@ -375,15 +412,43 @@ pub fn write(preset: &Preset, pos: &Position) -> String {
         }
         out.push(']');
     }
-    let castling: String = preset
-        .castles
-        .iter()
-        .filter(|c| {
-            pos.cells[c.king_from as usize] == c.king | cell::VIRGIN
-                && pos.cells[c.rook_from as usize] == c.rook | cell::VIRGIN
-        })
-        .map(|c| c.flag)
-        .collect();
+    let castle_flags = |side: Option<Side>| -> String {
+        preset
+            .castles
+            .iter()
+            .filter(|c| {
+                side.is_none_or(|s| c.side == s)
+                    && pos.cells[c.king_from as usize] == c.king | cell::VIRGIN
+                    && pos.cells[c.rook_from as usize] == c.rook | cell::VIRGIN
+            })
+            .map(|c| c.flag)
+            .collect()
+    };
+    let castling: String = match &preset.gating {
+        None => castle_flags(None),
+        // Fairy-Stockfish's Seirawan field: each side's castling flags, then the files of its
+        // open gates (while it has something to gate, or captures refill its hand).
+        Some(g) => {
+            let mut text = String::new();
+            for side in Side::BOTH {
+                text.push_str(&castle_flags(Some(side)));
+                if pos.hands[side].is_empty() && !preset.captures_to_hand {
+                    continue;
+                }
+                for file in 0..geo.files {
+                    let open = preset.geo.squares.iter().any(|&sq| {
+                        let c = pos.cells[sq as usize];
+                        geo.file(sq) == file && g[side][sq as usize] && cell::is_side(c, side) && c & cell::VIRGIN != 0
+                    });
+                    if open {
+                        let letter = (b'a' + file as u8) as char;
+                        text.push(if side == Side::White { letter.to_ascii_uppercase() } else { letter });
+                    }
+                }
+            }
+            text
+        }
+    };
     let mut tmp = pos.clone();
     let ep = if pos.ep.squares[0] != 0 && has_ep_capture(preset, &mut tmp, true) {
         geo.name(pos.ep.squares[0])

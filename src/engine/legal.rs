@@ -48,7 +48,9 @@ impl Position {
         });
         let mut i = 0;
         while i < out.len() {
-            let m = out[i];
+            // A gating move is judged as the move alone, as Fairy-Stockfish judges it: the piece
+            // entering behind a pinned piece does not free it (and cannot expose anything).
+            let m = Move { gate: 0, ..out[i] };
             let ok = match (royal, &pins) {
                 (Some(k), Some(p))
                     if m.from != k && m.flags & (mflag::EP | mflag::CASTLE) == 0 && !p.contains(m.from) =>

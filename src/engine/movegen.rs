@@ -26,6 +26,13 @@ impl Position {
                 }
                 dedup_from(out, start);
             }
+            if let Some(g) = &preset.gating
+                && c & cell::VIRGIN != 0
+                && g[us][sq as usize]
+                && !self.hands[us].is_empty()
+            {
+                self.gate_moves(preset, start, sq, 0, out);
+            }
         }
         self.castling_moves(preset, out);
         if preset.drops {
@@ -59,6 +66,30 @@ impl Position {
         }
     }
 
+    /// `gating in REGION`: beside each plain move from `start` on (not promoting), the same move with
+    /// each kind in hand entering on `square`, the square an unmoved piece leaves.
+    fn gate_moves(&self, preset: &Preset, start: usize, square: Sq, flag: u8, out: &mut Vec<Move>) {
+        let us = self.side;
+        let in_hand = self.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << k);
+        for i in start..out.len() {
+            let m = out[i];
+            if m.promo != 0 || m.gate != 0 {
+                continue;
+            }
+            let mut kinds = in_hand;
+            while kinds != 0 {
+                let k = kinds.trailing_zeros() as usize;
+                kinds &= kinds - 1;
+                let code = cell::piece(k, us);
+                if preset.drop_zones[k].as_ref().is_none_or(|z| z[us][square as usize])
+                    && preset.may_stand(code, square)
+                {
+                    out.push(Move { gate: code, flags: m.flags | flag, ..m });
+                }
+            }
+        }
+    }
+
     /// Each kind in the mover's hand on each empty square its drop rules allow.
     fn drop_moves(&self, preset: &Preset, out: &mut Vec<Move>) {
         let us = self.side;
@@ -84,7 +115,7 @@ impl Position {
                     && (banned >> g.file(sq)) & 1 == 0
                     && preset.may_stand(code, sq)
                 {
-                    out.push(Move { from: sq, to: sq, promo: code, flags: mflag::DROP, extra: 0 });
+                    out.push(Move { from: sq, to: sq, promo: code, flags: mflag::DROP, extra: 0, gate: 0 });
                 }
             }
         }
@@ -108,18 +139,30 @@ impl Position {
             if c == cell::EMPTY {
                 if s.flags & flag::MOVE != 0 {
                     let f = if s.flags & flag::CREATES_EP != 0 { mflag::DOUBLE } else { 0 };
-                    push(preset, us, kind, Move { from, to: to as Sq, promo: 0, flags: f, extra: 0 }, out);
+                    push(preset, us, kind, Move { from, to: to as Sq, promo: 0, flags: f, extra: 0, gate: 0 }, out);
                 }
                 if s.flags & flag::EP != 0
                     && self.ep.contains(to as Sq)
                     && cell::is_side(self.cells[self.ep.victim as usize], us.other())
                 {
-                    push(preset, us, kind, Move { from, to: to as Sq, promo: 0, flags: mflag::EP, extra: 0 }, out);
+                    push(
+                        preset,
+                        us,
+                        kind,
+                        Move { from, to: to as Sq, promo: 0, flags: mflag::EP, extra: 0, gate: 0 },
+                        out,
+                    );
                 }
                 continue;
             }
             if self.may_take(s.flags, c) {
-                push(preset, us, kind, Move { from, to: to as Sq, promo: 0, flags: mflag::CAPTURE, extra: 0 }, out);
+                push(
+                    preset,
+                    us,
+                    kind,
+                    Move { from, to: to as Sq, promo: 0, flags: mflag::CAPTURE, extra: 0, gate: 0 },
+                    out,
+                );
             }
             break;
         }
@@ -137,12 +180,18 @@ impl Position {
             }
             if c == cell::EMPTY {
                 if r.flags & flag::MOVE != 0 {
-                    push(preset, self.side, kind, Move { from, to, promo: 0, flags: 0, extra: 0 }, out);
+                    push(preset, self.side, kind, Move { from, to, promo: 0, flags: 0, extra: 0, gate: 0 }, out);
                 }
                 continue;
             }
             if self.may_take(r.flags, c) {
-                push(preset, self.side, kind, Move { from, to, promo: 0, flags: mflag::CAPTURE, extra: 0 }, out);
+                push(
+                    preset,
+                    self.side,
+                    kind,
+                    Move { from, to, promo: 0, flags: mflag::CAPTURE, extra: 0, gate: 0 },
+                    out,
+                );
             }
             return;
         }
@@ -189,12 +238,18 @@ impl Position {
             }
             if c == cell::EMPTY {
                 if s.flags & flag::MOVE != 0 {
-                    push(preset, self.side, kind, Move { from, to: to as Sq, promo: 0, flags: 0, extra: 0 }, out);
+                    push(
+                        preset,
+                        self.side,
+                        kind,
+                        Move { from, to: to as Sq, promo: 0, flags: 0, extra: 0, gate: 0 },
+                        out,
+                    );
                 }
                 continue;
             }
             if self.may_take(s.flags, c) {
-                let m = Move { from, to: to as Sq, promo: 0, flags: mflag::CAPTURE, extra: 0 };
+                let m = Move { from, to: to as Sq, promo: 0, flags: mflag::CAPTURE, extra: 0, gate: 0 };
                 push(preset, self.side, kind, m, out);
             }
             return;
@@ -211,7 +266,25 @@ impl Position {
             {
                 continue;
             }
-            out.push(Move { from: c.king_from, to: c.king_to, promo: 0, flags: mflag::CASTLE, extra: i as u8 });
+            let at = out.len();
+            out.push(Move {
+                from: c.king_from,
+                to: c.king_to,
+                promo: 0,
+                flags: mflag::CASTLE,
+                extra: i as u8,
+                gate: 0,
+            });
+            if let Some(g) = &preset.gating
+                && !self.hands[self.side].is_empty()
+            {
+                // The gated piece may enter on the king's square or on the rook's.
+                for (sq, flag) in [(c.king_from, 0), (c.rook_from, mflag::GATE_ROOK)] {
+                    if g[self.side][sq as usize] {
+                        self.gate_moves(preset, at, sq, flag, out);
+                    }
+                }
+            }
         }
     }
 

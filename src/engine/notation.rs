@@ -127,6 +127,15 @@ pub fn canonical_parts(preset: &Preset, pos: &Position, m: Move) -> Vec<Part> {
     if m.promo != 0 {
         parts.push(Part::Put { label: preset.label_of(m.promo).to_string(), to: g.name(m.to) });
     }
+    if m.gate != 0 {
+        // Gating: the piece from hand enters where a piece left, `N g1-f3; H*g1`.
+        let sq = match (m.flags & mflag::CASTLE != 0, m.flags & mflag::GATE_ROOK != 0) {
+            (true, true) => preset.castles[m.extra as usize].rook_from,
+            (true, false) => preset.castles[m.extra as usize].king_from,
+            _ => m.from,
+        };
+        parts.push(Part::Drop { label: preset.label_of(m.gate).to_string(), to: g.name(sq) });
+    }
     parts
 }
 

@@ -25,6 +25,9 @@ pub struct Move {
     pub flags: u8,
     /// The castling rule's index, for castling moves.
     pub extra: u8,
+    /// `gating in REGION`: the piece (code) put from hand on the square the move leaves (for
+    /// castling, the king's, or with `mflag::GATE_ROOK` the rook's), or 0.
+    pub gate: u8,
 }
 
 pub mod mflag {
@@ -37,6 +40,8 @@ pub mod mflag {
     pub const FROM_HAND: u8 = 16;
     /// A drop generated natively: the piece `promo` from hand onto `to` (`from` is `to`).
     pub const DROP: u8 = 32;
+    /// A castling's gated piece enters on the rook's square, not the king's.
+    pub const GATE_ROOK: u8 = 64;
 }
 
 /// Squares that may be captured en passant this turn, and where the piece that passed them stands.
@@ -584,6 +589,10 @@ impl Position {
             self.set(z, c.rook_from, cell::EMPTY);
             self.set(z, c.king_to, c.king);
             self.set(z, c.rook_to, c.rook);
+            if m.gate != 0 {
+                let sq = if m.flags & mflag::GATE_ROOK != 0 { c.rook_from } else { c.king_from };
+                self.gate(preset, m.gate, sq);
+            }
             return;
         }
         let target = self.cells[m.to as usize];
@@ -607,6 +616,15 @@ impl Position {
         if m.flags & mflag::DOUBLE != 0 {
             self.new_ep = Some((m.from, m.to));
         }
+        if m.gate != 0 {
+            self.gate(preset, m.gate, m.from);
+        }
+    }
+
+    /// `gating in REGION`: a piece from the mover's hand enters on the square a piece just left.
+    fn gate(&mut self, preset: &Preset, code: u8, sq: Sq) {
+        self.hand_take(preset, cell::side(code), cell::kind(code) as u8);
+        self.set(&preset.zobrist, sq, code);
     }
 
     /// Take a promotion's new piece out of the hand, from the end its rule draws from.
@@ -632,11 +650,13 @@ impl Position {
 
     /// Put a piece from the mover's hand on an empty square. Dropped where the setup puts the
     /// same piece, it counts as unmoved (a crazyhouse pawn dropped on its second rank may step
-    /// twice), as a FEN reads it; castling pieces excepted, whose rights the castling field keeps.
+    /// twice), as a FEN reads it; castling pieces excepted, whose rights the castling field keeps,
+    /// and pieces on gating squares (a dropped piece opens no gate).
     pub fn apply_drop(&mut self, preset: &Preset, code: u8, sq: Sq) {
         self.hand_take(preset, cell::side(code), cell::kind(code) as u8);
         let unmoved = preset.setup_cells.get(sq as usize) == Some(&code)
-            && !preset.castles.iter().any(|c| c.king == code || c.rook == code);
+            && !preset.castles.iter().any(|c| c.king == code || c.rook == code)
+            && preset.gating.as_ref().is_none_or(|g| !g[cell::side(code)][sq as usize]);
         self.set(&preset.zobrist, sq, if unmoved { code | cell::VIRGIN } else { code });
     }
 

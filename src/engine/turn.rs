@@ -51,7 +51,7 @@ impl Turn {
         match self.parts() {
             [TurnPart::Move(m)] => Some(*m),
             [TurnPart::Drop(code, sq)] => {
-                Some(Move { from: *sq, to: *sq, promo: *code, flags: super::position::mflag::DROP, extra: 0 })
+                Some(Move { from: *sq, to: *sq, promo: *code, flags: super::position::mflag::DROP, extra: 0, gate: 0 })
             }
             _ => None,
         }

@@ -73,6 +73,8 @@ pub enum Decl {
     },
     /// `immobility illegal`: no piece may be left where it could never move again.
     Immobility(Span),
+    /// `gating in REGION`: pieces from hand enter on the squares unmoved pieces leave there.
+    Gating(Name),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -83,7 +83,8 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::turn_decl
         | Rule::hand_decl
         | Rule::drop_decl
-        | Rule::immobility_decl => "a declaration",
+        | Rule::immobility_decl
+        | Rule::gating_decl => "a declaration",
         Rule::drop_flag => "`one_per_file` or `no_mate`",
         Rule::promoted_attr | Rule::from_kw => "`promoted from KIND`",
         Rule::or_from => "`or from`",
@@ -238,6 +239,7 @@ impl Lower {
             Rule::turn_decl => Decl::Turn(it.map(|p| self.turn_part(p)).collect::<Result<_, _>>()?, span),
             Rule::hand_decl => Decl::CapturesToHand(span),
             Rule::immobility_decl => Decl::Immobility(span),
+            Rule::gating_decl => Decl::Gating(self.name(next()?)),
             Rule::drop_decl => {
                 let piece = self.name(next()?);
                 let mut region = next()?;
