@@ -328,6 +328,7 @@ impl Checker {
             drop_one_per_file,
             drop_no_mate,
             mobile: Vec::new(),
+            promo_limit: Vec::new(),
             setup_cells: Vec::new(),
             script,
         };
@@ -345,7 +346,10 @@ impl Checker {
             preset.mobile = mobility(&preset);
         }
         match fen::parse_board_only(&preset, &setup.node) {
-            Ok(cells) => preset.setup_cells = cells,
+            Ok(cells) => {
+                preset.promo_limit = promo_limits(&preset, &cells);
+                preset.setup_cells = cells;
+            }
             Err(e) => return Err((preset.sources, vec![Diagnostic::new(setup.span, format!("bad setup: {e}"))])),
         }
         if let Err(e) = fen::parse(&preset, &setup.node) {
@@ -481,7 +485,14 @@ impl Checker {
             }
             let choices: Vec<usize> = p.choices.iter().filter_map(|c| self.kind(l, c)).collect();
             if let (Some(k), Some(zone)) = (piece, zone) {
-                out[k] = Some(Promotion { zone, choices, optional: p.optional, hand: p.hand, leaving: p.leaving });
+                out[k] = Some(Promotion {
+                    zone,
+                    choices,
+                    optional: p.optional,
+                    hand: p.hand,
+                    leaving: p.leaving,
+                    lost: p.lost,
+                });
             }
         }
         out
@@ -733,6 +744,24 @@ fn range_tables(preset: &Preset, names: &[Option<Name>]) -> Result<Vec<movement:
         out.push(Some(table));
     }
     if diags.is_empty() { Ok(out) } else { Err(diags) }
+}
+
+/// `promote ... to lost ...`: per piece code, the setup's count of the kinds such rules name.
+fn promo_limits(preset: &Preset, setup: &[u8]) -> Vec<u16> {
+    let lost: Vec<&Promotion> = preset.promotions.iter().flatten().filter(|p| p.lost).collect();
+    if lost.is_empty() {
+        return Vec::new();
+    }
+    let mut limit = vec![u16::MAX; 128];
+    for p in lost {
+        for &k in &p.choices {
+            for side in Side::BOTH {
+                let code = cell::piece(k, side);
+                limit[code as usize] = setup.iter().filter(|&&c| c & !cell::VIRGIN == code).count() as u16;
+            }
+        }
+    }
+    limit
 }
 
 /// `immobility illegal`: per piece code and cell, whether the piece alone on the board has a move.

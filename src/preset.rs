@@ -41,6 +41,8 @@ pub struct Promotion {
     pub hand: Option<HandPick>,
     /// `in or from REGION`: a move that starts in the zone promotes too.
     pub leaving: bool,
+    /// `to lost ...`: only to kinds the side has fewer of than its setup had.
+    pub lost: bool,
 }
 
 impl Promotion {
@@ -136,6 +138,9 @@ pub struct Preset {
     /// Bits per kind: `drop KIND one_per_file`; `drop KIND no_mate` (a mate by such a drop loses).
     pub drop_one_per_file: u64,
     pub drop_no_mate: u64,
+    /// Per piece code: how many the board may hold before promoting to it is refused (`to lost`:
+    /// the setup's count), `u16::MAX` without such a rule. Empty when no rule says `lost`.
+    pub promo_limit: Vec<u16>,
     /// `immobility illegal`: per piece code, per cell, whether the piece has a move from there
     /// on an empty board (empty when the rule is not declared).
     pub mobile: Vec<Vec<bool>>,

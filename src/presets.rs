@@ -17,6 +17,7 @@ const SHIPPED: &[(&str, &str)] = &[
     ("shogi", include_str!("../presets/shogi.preset")),
     ("minishogi", include_str!("../presets/minishogi.preset")),
     ("seirawan", include_str!("../presets/seirawan.preset")),
+    ("grand", include_str!("../presets/grand.preset")),
 ];
 
 /// Names of the shipped presets.

@@ -41,6 +41,14 @@ impl Position {
         if preset.hand_promotion {
             self.hand_promotions(preset, out);
         }
+        if !preset.promo_limit.is_empty() {
+            // `to lost`: no promotion to a kind the side still has all of.
+            out.retain(|m| {
+                m.promo == 0
+                    || m.flags & mflag::DROP != 0
+                    || self.counts[cell::code(m.promo) as usize] < preset.promo_limit[cell::code(m.promo) as usize]
+            });
+        }
     }
 
     /// Replace each promotion from hand by one move per piece the hand offers (or the fallback choices).

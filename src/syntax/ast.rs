@@ -116,6 +116,8 @@ pub struct PromoteDecl {
     pub hand: Option<HandPick>,
     /// `in or from REGION`: a move that starts in the region promotes too.
     pub leaving: bool,
+    /// `to lost ...`: only to kinds of which the side has fewer on the board than its setup had.
+    pub lost: bool,
 }
 
 /// Which pieces of the hand a promotion may take.

@@ -88,6 +88,7 @@ fn rule_name(r: Rule) -> &'static str {
         Rule::drop_flag => "`one_per_file` or `no_mate`",
         Rule::promoted_attr | Rule::from_kw => "`promoted from KIND`",
         Rule::or_from => "`or from`",
+        Rule::lost_kw => "`lost`",
         Rule::not_kw => "`not`",
         Rule::params => "parameter names",
         Rule::hook_point | Rule::every_point | Rule::phase_point | Rule::simple_point | Rule::phase => {
@@ -300,10 +301,12 @@ impl Lower {
         let mut optional = false;
         let mut hand = None;
         let mut leaving = false;
+        let mut lost = false;
         for p in it {
             match p.as_rule() {
                 Rule::optional_kw => optional = true,
                 Rule::or_from => leaving = true,
+                Rule::lost_kw => lost = true,
                 Rule::hand_choice => {
                     hand = Some(HandPick::Any);
                     for q in p.into_inner() {
@@ -324,7 +327,7 @@ impl Lower {
         let choices = names.split_off(2.min(names.len()));
         let region = names.pop().unwrap_or_else(|| Spanned::new(String::new(), span));
         let piece = names.pop().unwrap_or_else(|| Spanned::new(String::new(), span));
-        Ok(PromoteDecl { piece, region, choices, optional, hand, leaving })
+        Ok(PromoteDecl { piece, region, choices, optional, hand, leaving, lost })
     }
 
     fn castle(&self, span: Span, it: pest::iterators::Pairs<Rule>) -> Result<CastleDecl, Diagnostic> {
