@@ -18,6 +18,8 @@ const SHIPPED: &[(&str, &str)] = &[
     ("minishogi", include_str!("../presets/minishogi.preset")),
     ("seirawan", include_str!("../presets/seirawan.preset")),
     ("grand", include_str!("../presets/grand.preset")),
+    ("capahouse", include_str!("../presets/capahouse.preset")),
+    ("pocketknight", include_str!("../presets/pocketknight.preset")),
 ];
 
 /// Names of the shipped presets.
