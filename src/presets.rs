@@ -20,6 +20,9 @@ const SHIPPED: &[(&str, &str)] = &[
     ("grand", include_str!("../presets/grand.preset")),
     ("capahouse", include_str!("../presets/capahouse.preset")),
     ("pocketknight", include_str!("../presets/pocketknight.preset")),
+    ("judkins", include_str!("../presets/judkins.preset")),
+    ("gorogoro", include_str!("../presets/gorogoro.preset")),
+    ("euroshogi", include_str!("../presets/euroshogi.preset")),
 ];
 
 /// Names of the shipped presets.
