@@ -23,6 +23,7 @@ const SHIPPED: &[(&str, &str)] = &[
     ("judkins", include_str!("../presets/judkins.preset")),
     ("gorogoro", include_str!("../presets/gorogoro.preset")),
     ("euroshogi", include_str!("../presets/euroshogi.preset")),
+    ("shouse", include_str!("../presets/shouse.preset")),
 ];
 
 /// Names of the shipped presets.
