@@ -10,6 +10,8 @@ const SHIPPED: &[(&str, &str)] = &[
     ("universal", include_str!("../presets/universal.preset")),
     ("ruddigore", include_str!("../presets/ruddigore.preset")),
     ("constructing", include_str!("../presets/constructing.preset")),
+    ("xiangqi", include_str!("../presets/xiangqi.preset")),
+    ("minixiangqi", include_str!("../presets/minixiangqi.preset")),
 ];
 
 /// Names of the shipped presets.
