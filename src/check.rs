@@ -209,6 +209,7 @@ fn merge(decls: Vec<Decl>) -> Merged {
                 m.pieces.shift_remove(&n.node);
             }
             Decl::Remove(RemoveDecl::Castling(_)) => m.castles.clear(),
+            Decl::Remove(RemoveDecl::Facing(_)) => m.facing_break = false,
             Decl::Remove(RemoveDecl::Promotion(n)) => {
                 m.promotions.shift_remove(&n.node);
             }

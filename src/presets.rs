@@ -12,6 +12,10 @@ const SHIPPED: &[(&str, &str)] = &[
     ("constructing", include_str!("../presets/constructing.preset")),
     ("xiangqi", include_str!("../presets/xiangqi.preset")),
     ("minixiangqi", include_str!("../presets/minixiangqi.preset")),
+    ("janggi", include_str!("../presets/janggi.preset")),
+    ("janggitraditional", include_str!("../presets/janggitraditional.preset")),
+    ("janggimodern", include_str!("../presets/janggimodern.preset")),
+    ("janggicasual", include_str!("../presets/janggicasual.preset")),
 ];
 
 /// Names of the shipped presets.

@@ -28,6 +28,9 @@ impl Position {
             }
         }
         self.castling_moves(preset, out);
+        if preset.movement.pass_kinds != 0 {
+            self.pass_moves(preset, out);
+        }
         if preset.hand_promotion {
             self.hand_promotions(preset, out);
         }

@@ -219,4 +219,6 @@ pub enum RemoveDecl {
     Castling(Span),
     Promotion(Name),
     End(EndKind, Span),
+    /// `remove facing`: undo `facing break`.
+    Facing(Span),
 }

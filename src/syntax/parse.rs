@@ -158,6 +158,7 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::remove_castling
         | Rule::remove_promotion
         | Rule::remove_end
+        | Rule::remove_facing
         | Rule::end_kind => "what to remove",
         Rule::keyword => "a keyword",
         Rule::ident | Rule::ident_char => "a name",
@@ -409,6 +410,9 @@ impl Lower {
         let rule = p.as_rule();
         if rule == Rule::remove_castling {
             return Ok(RemoveDecl::Castling(span));
+        }
+        if rule == Rule::remove_facing {
+            return Ok(RemoveDecl::Facing(span));
         }
         let first = p.into_inner().next().ok_or_else(|| Diagnostic::new(span, "remove needs a name"))?;
         Ok(match rule {
