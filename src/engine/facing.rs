@@ -58,7 +58,8 @@ impl Position {
         let us = self.side;
         out.retain(|&m| {
             self.make(preset, m);
-            let ok = !self.royals_facing(preset) && !(preset.royal_safety && self.in_check(preset, us));
+            let parted = !self.royals_facing(preset);
+            let ok = parted && (!preset.royal_safety || !self.in_check(preset, us));
             self.unmake();
             ok
         });
