@@ -16,6 +16,8 @@ const SHIPPED: &[(&str, &str)] = &[
     ("janggitraditional", include_str!("../presets/janggitraditional.preset")),
     ("janggimodern", include_str!("../presets/janggimodern.preset")),
     ("janggicasual", include_str!("../presets/janggicasual.preset")),
+    ("manchu", include_str!("../presets/manchu.preset")),
+    ("shako", include_str!("../presets/shako.preset")),
 ];
 
 /// Names of the shipped presets.
