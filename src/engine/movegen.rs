@@ -316,6 +316,14 @@ impl Position {
         if s.flags & flag::HOP != 0 && s.path_len == 0 && s.region == 0 && !s.grasshopper {
             return self.hop_attack(preset, target, code, s);
         }
+        if s.flags & flag::HOP == 0 && s.range == 1 && s.limit == 0 {
+            // A leap (lame, confined or initial-only): only one square can hold its attacker.
+            let from = (target as i32 - s.delta as i32) as usize;
+            let c = self.cells[from];
+            return cell::code(c) == code
+                && (s.flags & flag::INITIAL == 0 || c & cell::VIRGIN != 0)
+                && self.capture_squares(preset, from as Sq, s, &mut |to| to == target);
+        }
         self.occupied_by(cell::side(code)).any(|from| {
             let c = self.cells[from as usize];
             if cell::code(c) != code || (s.flags & flag::INITIAL != 0 && c & cell::VIRGIN == 0) {
