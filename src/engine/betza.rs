@@ -423,6 +423,14 @@ mod tests {
     }
 
     #[test]
+    fn grasshopper_hops_and_lands_beyond() {
+        let g = parse("gQ").unwrap();
+        assert_eq!(g.len(), 2);
+        assert!(g.iter().all(|m| m.hop && m.grasshopper && m.can_move && m.can_capture));
+        assert!(!parse("pR").unwrap()[0].grasshopper);
+    }
+
+    #[test]
     fn friendly_and_hopping_captures() {
         let d = parse("dK").unwrap();
         assert!(d[0].friendly && !d[0].can_capture && !d[0].can_move);

@@ -452,3 +452,18 @@ fn attack_tables(steps: &[Vec<Step>], dirs: &[Vec<(i8, i8)>], side: Side, max_ra
     }
     t
 }
+
+#[cfg(test)]
+mod tests {
+    use super::lame_path;
+
+    #[test]
+    fn lame_oblique_leaps_pass_straight_then_diagonal_squares() {
+        assert_eq!(lame_path(2, 1), vec![(1, 0)]);
+        assert_eq!(lame_path(-1, 2), vec![(0, 1)]);
+        assert_eq!(lame_path(3, 2), vec![(1, 0), (2, 1)]);
+        assert_eq!(lame_path(-2, -3), vec![(0, -1), (-1, -2)]);
+        assert_eq!(lame_path(3, 1), vec![(1, 0), (2, 0)]);
+        assert_eq!(lame_path(2, 2), vec![(1, 1)]);
+    }
+}
