@@ -170,6 +170,7 @@ struct Merged {
     castles: Vec<CastleDecl>,
     ends: Vec<EndDecl>,
     royal_safety: Option<bool>,
+    facing_break: bool,
     captures_to_hand: bool,
     drop_zones: IndexMap<String, (bool, Name, Name)>,
     drop_rules: IndexMap<String, (Name, bool, bool)>,
@@ -212,6 +213,7 @@ fn merge(decls: Vec<Decl>) -> Merged {
                 m.pieces.shift_remove(&n.node);
             }
             Decl::Remove(RemoveDecl::Castling(_)) => m.castles.clear(),
+            Decl::Remove(RemoveDecl::Facing(_)) => m.facing_break = false,
             Decl::Remove(RemoveDecl::Promotion(n)) => {
                 m.promotions.shift_remove(&n.node);
             }
@@ -229,6 +231,7 @@ fn merge(decls: Vec<Decl>) -> Merged {
             }
             Decl::Turn(parts, span) => m.script.turn = Some((parts, span)),
             Decl::CapturesToHand(_) => m.captures_to_hand = true,
+            Decl::FacingBreak(_) => m.facing_break = true,
             Decl::DropZone { piece, negate, region } => {
                 m.drop_zones.insert(piece.node.clone(), (negate, piece, region));
             }
@@ -254,9 +257,10 @@ impl Checker {
         let m = merge(decls);
         let geo = self.geometry(&m, whole);
         let forward = BySide::new(m.sides[0].unwrap_or(Direction::Up), m.sides[1].unwrap_or(Direction::Down));
-        let (kinds, moves) = self.kinds(&m, whole);
+        let (kinds, moves, within) = self.kinds(&m, whole);
         let lookup = Lookup { geo: &geo, kinds: &kinds };
         let regions = self.regions(&m, &lookup);
+        let limits = self.move_limits(&m, &lookup, &regions, &within);
         let promotions = self.promotions(&m, &lookup, &regions);
         let drop_zones = self.drop_zones(&m, &lookup, &regions);
         let castles = self.castles(&m, &lookup);
@@ -298,7 +302,7 @@ impl Checker {
             moves.iter().map(|ms| limit && ms.iter().all(|b| b.images.iter().all(|&(_, dy)| dy > 0))).collect();
         // With gating, whether a piece has moved decides whether it opens a gate: hashed for all.
         let cares: Vec<bool> = kinds.iter().map(|k| k.cares_virgin || gating.is_some()).collect();
-        let movement = movement::compile(&geo, &moves, &[], forward);
+        let movement = movement::compile(&geo, &moves, &[], forward, &limits);
         let zobrist = Zobrist::new(geo.cells, &cares, castles.len());
         let setup = setup.unwrap_or_else(|| Spanned::new(String::new(), whole));
         let mut preset = Preset {
@@ -319,6 +323,7 @@ impl Checker {
             zobrist,
             irreversible,
             royal_safety: m.royal_safety.unwrap_or(true),
+            facing_break: m.facing_break,
             captures_to_hand: m.captures_to_hand,
             drop_zones,
             demote,
@@ -337,7 +342,12 @@ impl Checker {
         }
         match range_tables(&preset, &range_names) {
             Ok(limits) if limits.iter().any(Option::is_some) => {
-                preset.movement = movement::compile(&preset.geo, &moves, &limits, forward);
+                let extra = movement::Limits {
+                    regions: preset.movement.regions.clone(),
+                    hop_limits: preset.movement.hop_limits.clone(),
+                    pass_kinds: preset.movement.pass_kinds,
+                };
+                preset.movement = movement::compile(&preset.geo, &moves, &limits, forward, &extra);
             }
             Ok(_) => {}
             Err(diags) => return Err((preset.sources, diags)),
@@ -388,9 +398,12 @@ impl Checker {
         Geometry::new(files.node as usize, ranks.node as usize, a1_light)
     }
 
-    fn kinds(&mut self, m: &Merged, whole: Span) -> (Vec<Kind>, Vec<Vec<BetzaMove>>) {
+    /// The kinds, their Betza moves, and the region names their `within` moves name (a move's
+    /// `within` is 1 + its index in that list).
+    fn kinds(&mut self, m: &Merged, whole: Span) -> (Vec<Kind>, Vec<Vec<BetzaMove>>, Vec<Name>) {
         let mut kinds = Vec::new();
         let mut moves = Vec::new();
+        let mut within: Vec<Name> = Vec::new();
         if m.pieces.is_empty() {
             self.err(whole, "the preset declares no pieces");
         }
@@ -409,17 +422,55 @@ impl Checker {
             }
             seen.insert(white.clone(), p.name.node.clone());
             let betza_text = p.moves.as_ref().map(|s| s.node.clone()).unwrap_or_default();
-            let parsed = match &p.moves {
+            let mut parsed = match &p.moves {
                 Some(s) => betza::parse(&s.node).unwrap_or_else(|e| {
                     self.err(s.span.sub(e.offset, e.len), format!("in the moves of {}: {}", p.name.node, e.message));
                     Vec::new()
                 }),
-                None => {
+                None if p.more_moves.is_empty() => {
                     self.err(p.name.span, format!("piece {} has no `moves`", p.name.node));
                     Vec::new()
                 }
+                None => Vec::new(),
             };
+            for g in &p.more_moves {
+                let idx = match &g.within {
+                    Some(r) => match within.iter().position(|w| w.node == r.node) {
+                        Some(i) => i + 1,
+                        None => {
+                            within.push(r.clone());
+                            within.len()
+                        }
+                    },
+                    None => 0,
+                };
+                let more = betza::parse(&g.betza.node).unwrap_or_else(|e| {
+                    let s = &g.betza;
+                    self.err(s.span.sub(e.offset, e.len), format!("in the moves of {}: {}", p.name.node, e.message));
+                    Vec::new()
+                });
+                for mut bm in more {
+                    if bm.shape != betza::Shape::Straight {
+                        self.err(g.betza.span, "moves `within` a region or `attacks` only are straight lines or leaps");
+                    }
+                    bm.within = idx.min(255) as u8;
+                    bm.attack_only = g.attack_only;
+                    parsed.push(bm);
+                }
+            }
+            if within.len() > 254 {
+                self.err(p.name.span, "too many regions named by `within` (254 at most)");
+            }
             let cares = parsed.iter().any(|b| b.initial);
+            let betza_text = p.more_moves.iter().fold(betza_text, |t, g| {
+                let what = if g.attack_only { "attacks" } else { "moves" };
+                let within = g.within.as_ref().map(|w| format!(" within {}", w.node)).unwrap_or_default();
+                if t.is_empty() {
+                    format!("{}{within}", g.betza.node)
+                } else {
+                    format!("{t}\" {what} \"{}{within}", g.betza.node)
+                }
+            });
             moves.push(parsed);
             kinds.push(Kind {
                 name: p.name.node.clone(),
@@ -430,7 +481,38 @@ impl Checker {
                 cares_virgin: cares,
             });
         }
-        (kinds, moves)
+        (kinds, moves, within)
+    }
+
+    /// Regions named by `within`, kinds named by `hops_not_over` and `spares`, and `passes`.
+    fn move_limits(
+        &mut self,
+        m: &Merged,
+        l: &Lookup,
+        regions: &IndexMap<String, BySide<Vec<bool>>>,
+        within: &[Name],
+    ) -> movement::Limits {
+        let mut out = movement::Limits { regions: vec![BySide::new(Vec::new(), Vec::new())], ..Default::default() };
+        for w in within {
+            match regions.get(&w.node) {
+                Some(zone) => out.regions.push(zone.clone()),
+                None => {
+                    let known: Vec<&String> = regions.keys().collect();
+                    self.err(w.span, format!("unknown region `{}`{}", w.node, suggest(&w.node, known)));
+                    out.regions.push(BySide::new(vec![false; l.geo.cells], vec![false; l.geo.cells]));
+                }
+            }
+        }
+        for (k, p) in m.pieces.values().enumerate() {
+            let mut bits = |names: &[Name]| names.iter().filter_map(|n| self.kind(l, n)).fold(0u64, |b, k| b | 1 << k);
+            let over = bits(&p.hops_not_over);
+            let take = bits(&p.spares);
+            out.hop_limits.push((over, take));
+            if p.passes {
+                out.pass_kinds |= 1 << k;
+            }
+        }
+        out
     }
 
     fn regions(&mut self, m: &Merged, l: &Lookup) -> IndexMap<String, BySide<Vec<bool>>> {
@@ -624,6 +706,8 @@ impl Checker {
                         .collect();
                     EndRule::Insufficient(pats, e.outcome)
                 }
+                EndCond::Passes => EndRule::Passes(e.outcome),
+                EndCond::Facing => EndRule::Facing(e.outcome),
             };
             out.push(rule);
         }

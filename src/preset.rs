@@ -95,6 +95,10 @@ pub enum EndRule {
     /// Full moves without capture or pawn-like irreversible move (as the 50-move rule).
     MoveLimit(u32, Outcome),
     Insufficient(Vec<MaterialPattern>, Outcome),
+    /// Both sides passed, one turn after the other.
+    Passes(Outcome),
+    /// The royal pieces face each other after a pass.
+    Facing(Outcome),
 }
 
 #[derive(Clone, Debug)]
@@ -121,6 +125,8 @@ pub struct Preset {
     pub irreversible: Vec<bool>,
     /// Whether a turn must leave the mover's royal pieces unattacked.
     pub royal_safety: bool,
+    /// `facing break`: royal pieces facing each other at a turn's start must be parted, or the turn is a pass.
+    pub facing_break: bool,
     /// `captures to hand`: a captured piece joins the capturer's hand.
     pub captures_to_hand: bool,
     /// Per kind: where it may be dropped, per side (`None`: on any empty square).

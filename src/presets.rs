@@ -24,6 +24,14 @@ const SHIPPED: &[(&str, &str)] = &[
     ("gorogoro", include_str!("../presets/gorogoro.preset")),
     ("euroshogi", include_str!("../presets/euroshogi.preset")),
     ("shouse", include_str!("../presets/shouse.preset")),
+    ("xiangqi", include_str!("../presets/xiangqi.preset")),
+    ("minixiangqi", include_str!("../presets/minixiangqi.preset")),
+    ("janggi", include_str!("../presets/janggi.preset")),
+    ("janggitraditional", include_str!("../presets/janggitraditional.preset")),
+    ("janggimodern", include_str!("../presets/janggimodern.preset")),
+    ("janggicasual", include_str!("../presets/janggicasual.preset")),
+    ("manchu", include_str!("../presets/manchu.preset")),
+    ("shako", include_str!("../presets/shako.preset")),
 ];
 
 /// Names of the shipped presets.

@@ -16,6 +16,13 @@ pub struct BetzaMove {
     pub friendly: bool,
     /// `p`: must hop over exactly one piece first; only squares beyond it are reached.
     pub hop: bool,
+    /// `g`: a grasshopper's hop: over the first piece met, landing just beyond it.
+    pub grasshopper: bool,
+    /// `moves "..." within REGION`: a region index (0 none); the move exists only when its
+    /// origin, every square it passes and its destination lie in the region.
+    pub within: u8,
+    /// `attacks "..."`: never made as a move; it only attacks (for royal safety and `attacked`).
+    pub attack_only: bool,
     /// How the piece travels when it is more than one straight line of steps.
     pub shape: Shape,
 }
@@ -243,7 +250,7 @@ fn leg_atom(leg: &[(usize, char)], at: usize) -> Result<LegAtom<'_>, BetzaError>
     Ok((bases[0], range, &leg[..k]))
 }
 
-const KNOWN: &str = "m c d e i n p z q f b l r s v, and [legs]";
+const KNOWN: &str = "m c d e i n p g z q f b l r s v, and [legs]";
 
 fn modified(base: (i32, i32), range: u32, mods: &[(usize, char)]) -> Result<BetzaMove, BetzaError> {
     let mut m = BetzaMove {
@@ -256,6 +263,9 @@ fn modified(base: (i32, i32), range: u32, mods: &[(usize, char)]) -> Result<Betz
         lame: false,
         friendly: false,
         hop: false,
+        grasshopper: false,
+        within: 0,
+        attack_only: false,
         shape: Shape::Straight,
     };
     let mut dirs = Vec::new();
@@ -268,10 +278,14 @@ fn modified(base: (i32, i32), range: u32, mods: &[(usize, char)]) -> Result<Betz
             'n' => m.lame = true,
             'd' => m.friendly = true,
             'p' => m.hop = true,
+            'g' => {
+                m.hop = true;
+                m.grasshopper = true;
+            }
             'z' => m.shape = Shape::Crooked,
             'q' => m.shape = Shape::Circular,
             'f' | 'b' | 'l' | 'r' | 's' | 'v' => dirs.push((pos, c)),
-            'g' | 'j' | 'a' | 'h' | 'o' | 'u' | 'x' | 'y' | 'k' | 't' | 'w' => {
+            'j' | 'a' | 'h' | 'o' | 'u' | 'x' | 'y' | 'k' | 't' | 'w' => {
                 return Err(err(pos, 1, format!("Betza modifier `{c}` is not supported yet (known: {KNOWN})")));
             }
             _ => return Err(err(pos, 1, format!("`{c}` is not a Betza modifier (known: {KNOWN})"))),
@@ -406,6 +420,14 @@ mod tests {
         assert_eq!((e.offset, e.len), (3, 1));
         assert!(parse("fm").is_err());
         assert!(parse("xK").is_err());
+    }
+
+    #[test]
+    fn grasshopper_hops_and_lands_beyond() {
+        let g = parse("gQ").unwrap();
+        assert_eq!(g.len(), 2);
+        assert!(g.iter().all(|m| m.hop && m.grasshopper && m.can_move && m.can_capture));
+        assert!(!parse("pR").unwrap()[0].grasshopper);
     }
 
     #[test]

@@ -29,6 +29,9 @@ impl Position {
     pub fn legal_moves(&mut self, preset: &Preset, out: &mut Vec<Move>) {
         out.clear();
         self.pseudo_moves(preset, out);
+        if preset.facing_break && self.royals_facing(preset) {
+            return self.facing_moves(preset, out);
+        }
         if preset.royal_safety {
             self.retain_safe(preset, out);
         }

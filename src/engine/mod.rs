@@ -2,6 +2,7 @@
 
 pub mod betza;
 pub mod board;
+mod facing;
 pub mod fen;
 mod legal;
 pub mod movegen;

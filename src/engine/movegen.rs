@@ -38,6 +38,9 @@ impl Position {
         if preset.drops {
             self.drop_moves(preset, out);
         }
+        if preset.movement.pass_kinds != 0 {
+            self.pass_moves(preset, out);
+        }
         if preset.hand_promotion {
             self.hand_promotions(preset, out);
         }
@@ -132,6 +135,10 @@ impl Position {
     #[inline]
     fn step_moves(&self, preset: &Preset, from: Sq, kind: usize, s: &Step, out: &mut Vec<Move>) {
         let us = self.side;
+        let mv = &preset.movement;
+        if s.region != 0 && !self.path_inside(mv, s, from, us) {
+            return;
+        }
         if s.path_len > 0
             && !(0..s.path_len as usize).all(|i| self.cells[(from as i32 + s.path[i] as i32) as usize] == cell::EMPTY)
         {
@@ -141,8 +148,11 @@ impl Position {
             return self.hop_moves(preset, from, kind, s, out);
         }
         let mut to = from as i32;
-        for _ in 0..s.range_from(&preset.movement, from as usize) {
+        for _ in 0..s.range_from(mv, from as usize) {
             to += s.delta as i32;
+            if !mv.inside(s.region, us, to as usize) {
+                break;
+            }
             let c = self.cells[to as usize];
             if c == cell::EMPTY {
                 if s.flags & flag::MOVE != 0 {
@@ -163,7 +173,7 @@ impl Position {
                 }
                 continue;
             }
-            if self.may_take(s.flags, c) {
+            if self.may_take(s.flags, c) && mv.hop_allows(kind, c, false) {
                 push(
                     preset,
                     us,
@@ -174,6 +184,13 @@ impl Position {
             }
             break;
         }
+    }
+
+    /// Whether a confined step's origin and the squares its lame leap passes lie in its region.
+    #[inline]
+    fn path_inside(&self, mv: &super::movement::Movement, s: &Step, from: Sq, side: Side) -> bool {
+        mv.inside(s.region, side, from as usize)
+            && (0..s.path_len as usize).all(|i| mv.inside(s.region, side, (from as i32 + s.path[i] as i32) as usize))
     }
 
     /// The moves along one compiled path: past its first squares (which must be empty), then as a rider.
@@ -232,15 +249,19 @@ impl Position {
 
     /// A hopper: past exactly one piece (the screen), then moves to empty squares and captures the next piece.
     fn hop_moves(&self, preset: &Preset, from: Sq, kind: usize, s: &Step, out: &mut Vec<Move>) {
+        let mv = &preset.movement;
         let mut to = from as i32;
         let mut screened = false;
-        for _ in 0..s.range_from(&preset.movement, from as usize) {
+        for _ in 0..s.range_from(mv, from as usize) {
             to += s.delta as i32;
             let c = self.cells[to as usize];
-            if c == cell::OFF || c == cell::HOLE {
+            if c == cell::OFF || c == cell::HOLE || !mv.inside(s.region, self.side, to as usize) {
                 return;
             }
             if !screened {
+                if c != cell::EMPTY && !mv.hop_allows(kind, c, true) {
+                    return;
+                }
                 screened = c != cell::EMPTY;
                 continue;
             }
@@ -254,9 +275,12 @@ impl Position {
                         out,
                     );
                 }
+                if s.grasshopper {
+                    return;
+                }
                 continue;
             }
-            if self.may_take(s.flags, c) {
+            if self.may_take(s.flags, c) && mv.hop_allows(kind, c, false) {
                 let m = Move { from, to: to as Sq, promo: 0, flags: mflag::CAPTURE, extra: 0, gate: 0 };
                 push(preset, self.side, kind, m, out);
             }
@@ -368,25 +392,34 @@ impl Position {
     /// Call `found` with each square a step could capture on from `from` (whatever stands there);
     /// stops early when `found` says so, and then returns true.
     fn capture_squares(&self, preset: &Preset, from: Sq, s: &Step, found: &mut dyn FnMut(Sq) -> bool) -> bool {
+        let mv = &preset.movement;
+        let c = self.cells[from as usize];
+        let (side, kind) = (cell::side(c), cell::kind(c));
+        if s.region != 0 && !self.path_inside(mv, s, from, side) {
+            return false;
+        }
         if !(0..s.path_len as usize).all(|i| self.cells[(from as i32 + s.path[i] as i32) as usize] == cell::EMPTY) {
             return false;
         }
         let mut to = from as i32;
         let mut screened = s.flags & flag::HOP == 0;
-        for _ in 0..s.range_from(&preset.movement, from as usize) {
+        for _ in 0..s.range_from(mv, from as usize) {
             to += s.delta as i32;
             let t = self.cells[to as usize];
-            if t == cell::OFF || t == cell::HOLE {
+            if t == cell::OFF || t == cell::HOLE || !mv.inside(s.region, side, to as usize) {
                 return false;
             }
             if !screened {
+                if t != cell::EMPTY && !mv.hop_allows(kind, t, true) {
+                    return false;
+                }
                 screened = t != cell::EMPTY;
                 continue;
             }
-            if found(to as Sq) {
+            if (t == cell::EMPTY || mv.hop_allows(kind, t, false)) && found(to as Sq) {
                 return true;
             }
-            if t != cell::EMPTY {
+            if t != cell::EMPTY || s.grasshopper {
                 return false;
             }
         }
@@ -395,8 +428,16 @@ impl Position {
 
     /// The slow path: lame, hopping or initial-only captures, checked from every piece of that code.
     fn special_attack(&self, preset: &Preset, target: Sq, code: u8, s: &Step) -> bool {
-        if s.flags & flag::HOP != 0 && s.path_len == 0 {
+        if s.flags & flag::HOP != 0 && s.path_len == 0 && s.region == 0 && !s.grasshopper {
             return self.hop_attack(preset, target, code, s);
+        }
+        if s.flags & flag::HOP == 0 && s.range == 1 && s.limit == 0 {
+            // A leap (lame, confined or initial-only): only one square can hold its attacker.
+            let from = (target as i32 - s.delta as i32) as usize;
+            let c = self.cells[from];
+            return cell::code(c) == code
+                && (s.flags & flag::INITIAL == 0 || c & cell::VIRGIN != 0)
+                && self.capture_squares(preset, from as Sq, s, &mut |to| to == target);
         }
         self.occupied_by(cell::side(code)).any(|from| {
             let c = self.cells[from as usize];
@@ -424,8 +465,15 @@ impl Position {
                 continue;
             }
             if !screened {
+                if !preset.movement.hop_allows(cell::kind(code), c, true) {
+                    return false;
+                }
                 screened = true;
                 continue;
+            }
+            let prey = self.cells[target as usize];
+            if cell::is_piece(prey) && !preset.movement.hop_allows(cell::kind(code), prey, false) {
+                return false;
             }
             return cell::code(c) == code
                 && (s.flags & flag::INITIAL == 0 || c & cell::VIRGIN != 0)

@@ -16,6 +16,8 @@ pub mod flag {
     pub const FRIENDLY: u8 = 32;
     /// Reaches only squares beyond exactly one piece on its line (cannon-like).
     pub const HOP: u8 = 64;
+    /// Its captures go by the general attack test (confined, or restricted in what it takes).
+    pub const SPECIAL: u8 = 128;
 }
 
 /// One direction of one move of a piece, in mailbox deltas.
@@ -30,6 +32,11 @@ pub struct Step {
     pub path_len: u8,
     /// For a rider whose range depends on where it stands: an index into [`Movement::ranges`]; 0 = none.
     pub limit: u8,
+    /// `within REGION`: an index into [`Movement::regions`] (0 = none); every square the move
+    /// touches, its origin included, must lie in that region.
+    pub region: u8,
+    /// A grasshopper's hop (`g`): lands only on the square just beyond the screen.
+    pub grasshopper: bool,
 }
 
 impl Step {
@@ -91,6 +98,13 @@ pub struct Movement {
     pub ray_pieces: u128,
     /// Per-square ranges of riders limited by the board (`range FN`): ranges[limit][cell]. Entry 0 is unused.
     pub ranges: Vec<Vec<u8>>,
+    /// Regions that moves are confined to (`moves "..." within REGION`): regions[i][side][cell].
+    /// Entry 0 is unused (a step's `region` 0 means none).
+    pub regions: Vec<BySide<Vec<bool>>>,
+    /// Per kind: the kinds (bits) it may not hop over (`hops_not_over`) and may not capture (`spares`).
+    pub hop_limits: Vec<(u64, u64)>,
+    /// Kinds (bits) that may pass (`passes`): a move from their square to itself.
+    pub pass_kinds: u64,
 }
 
 impl Movement {
@@ -98,6 +112,21 @@ impl Movement {
     #[inline]
     pub fn range_at(&self, range: u8, limit: u8, from: usize) -> u8 {
         if limit == 0 { range } else { self.ranges[limit as usize][from] }
+    }
+
+    /// Whether a step's region (0: none) holds cell `at` for `side`.
+    #[inline]
+    pub fn inside(&self, region: u8, side: Side, at: usize) -> bool {
+        region == 0 || self.regions[region as usize][side][at]
+    }
+
+    /// Whether a piece of `kind` may hop over (`screen`) or capture (`!screen`) the piece in cell `c`.
+    #[inline]
+    pub fn hop_allows(&self, kind: usize, c: u8, screen: bool) -> bool {
+        match self.hop_limits.get(kind) {
+            Some(&(over, take)) => (if screen { over } else { take }) >> cell::kind(c) & 1 == 0,
+            None => true,
+        }
     }
 }
 
@@ -115,8 +144,35 @@ pub fn orient((dx, dy): (i32, i32), dir: Direction) -> (i32, i32) {
     }
 }
 
-pub fn compile(geo: &Geometry, kinds: &[Vec<BetzaMove>], limits: &[RangeFn], forward: BySide<Direction>) -> Movement {
-    let mut m = Movement { ranges: vec![Vec::new()], ..Default::default() };
+/// What a preset adds to its pieces' Betza moves: regions their moves may be confined to (index 0
+/// unused) and, per kind, the kinds it may not hop over and may not capture.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub regions: Vec<BySide<Vec<bool>>>,
+    pub hop_limits: Vec<(u64, u64)>,
+    /// Kinds (bits) that may pass: stay on their square as their move.
+    pub pass_kinds: u64,
+}
+
+pub fn compile(
+    geo: &Geometry,
+    kinds: &[Vec<BetzaMove>],
+    limits: &[RangeFn],
+    forward: BySide<Direction>,
+    extra: &Limits,
+) -> Movement {
+    let mut m = Movement {
+        ranges: vec![Vec::new()],
+        regions: extra.regions.clone(),
+        hop_limits: extra.hop_limits.clone(),
+        pass_kinds: extra.pass_kinds,
+        ..Default::default()
+    };
+    if m.regions.is_empty() {
+        m.regions.push(BySide::new(Vec::new(), Vec::new()));
+    }
+    let mut attacking: Vec<Vec<Step>> = Vec::new();
+    let mut attacking_dirs: Vec<Vec<(i8, i8)>> = Vec::new();
     let max_range = geo.files.max(geo.ranks).min(255) as u32;
     for side in Side::BOTH {
         for (kind, moves) in kinds.iter().enumerate() {
@@ -136,6 +192,9 @@ pub fn compile(geo: &Geometry, kinds: &[Vec<BetzaMove>], limits: &[RangeFn], for
                 m.attacks[side].ray_codes.push(cell::piece(kind, side));
             }
             m.rays[side].push(rays);
+            let restricted = m.hop_limits.get(kind).is_some_and(|&(o, t)| o | t != 0);
+            let mut only_attacks = Vec::new();
+            let mut only_attack_dirs = Vec::new();
             for bm in moves.iter().filter(|bm| bm.shape == Shape::Straight) {
                 for &img in &bm.images {
                     let (ax, ay) = orient(img, forward[side]);
@@ -147,8 +206,17 @@ pub fn compile(geo: &Geometry, kinds: &[Vec<BetzaMove>], limits: &[RangeFn], for
                         s.limit = m.ranges.len() as u8;
                         m.ranges.push(board_ranges(geo, (ax, ay), table));
                     }
-                    steps.push(s);
-                    dirs.push((ax as i8, ay as i8));
+                    if restricted {
+                        // A capture that depends on what is taken goes by the general attack test.
+                        s.flags |= flag::SPECIAL;
+                    }
+                    if bm.attack_only {
+                        only_attacks.push(s);
+                        only_attack_dirs.push((ax as i8, ay as i8));
+                    } else {
+                        steps.push(s);
+                        dirs.push((ax as i8, ay as i8));
+                    }
                 }
             }
             // Only a piece that itself captures en passant leaves squares to be taken that way (the
@@ -156,11 +224,15 @@ pub fn compile(geo: &Geometry, kinds: &[Vec<BetzaMove>], limits: &[RangeFn], for
             if !steps.iter().any(|s| s.flags & flag::EP != 0) {
                 steps.iter_mut().for_each(|s| s.flags &= !flag::CREATES_EP);
             }
+            attacking.push(steps.iter().chain(&only_attacks).copied().collect());
+            attacking_dirs.push(dirs.iter().chain(&only_attack_dirs).copied().collect());
             m.steps[side].push(steps);
             m.dirs[side].push(dirs);
         }
         let ray_codes = std::mem::take(&mut m.attacks[side].ray_codes);
-        m.attacks[side] = attack_tables(&m.steps[side], &m.dirs[side], side, max_range as u8);
+        m.attacks[side] = attack_tables(&attacking, &attacking_dirs, side, max_range as u8);
+        attacking.clear();
+        attacking_dirs.clear();
         m.attacks[side].ray_codes = ray_codes;
         for (kind, steps) in m.steps[side].iter().enumerate() {
             if steps.iter().any(|s| s.flags & flag::EP != 0) {
@@ -205,7 +277,16 @@ fn step(geo: &Geometry, bm: &BetzaMove, (ax, ay): (i32, i32), max_range: u32) ->
     if bm.can_move && !bm.can_capture && !bm.hop && (path_len > 0 || range > 1) {
         flags |= flag::CREATES_EP;
     }
-    Step { delta: geo.delta(ax, ay) as i16, range: range.max(1) as u8, flags, path, path_len, limit: 0 }
+    Step {
+        delta: geo.delta(ax, ay) as i16,
+        range: range.max(1) as u8,
+        flags,
+        path,
+        path_len,
+        limit: 0,
+        region: bm.within,
+        grasshopper: bm.grasshopper,
+    }
 }
 
 /// The paths of a crooked, circular or multi-leg move from one square.
@@ -323,16 +404,20 @@ fn board_ranges(geo: &Geometry, (ax, ay): (i32, i32), table: &[u8]) -> Vec<u8> {
     out
 }
 
-/// The squares a lame leap passes: along its line, or for an oblique leap an orthogonal first step.
+/// The squares a lame leap passes: along its line, or for an oblique leap its orthogonal steps
+/// first, then its diagonal ones (the knight's one square, the (3,2) leap's two).
 fn lame_path(ax: i32, ay: i32) -> Vec<(i32, i32)> {
     let (sx, sy) = (ax.signum(), ay.signum());
     if ax == 0 || ay == 0 || ax.abs() == ay.abs() {
         let n = ax.abs().max(ay.abs());
         (1..n).map(|k| (k * sx, k * sy)).collect()
-    } else if ax.abs() > ay.abs() {
-        vec![(sx, 0)]
     } else {
-        vec![(0, sy)]
+        let (long, short) = (ax.abs().max(ay.abs()), ax.abs().min(ay.abs()));
+        let straight = long - short;
+        let at = |k: i32, j: i32| if ax.abs() > ay.abs() { (k * sx, j * sy) } else { (j * sx, k * sy) };
+        let mut v: Vec<(i32, i32)> = (1..=straight).map(|k| at(k, 0)).collect();
+        v.extend((1..short).map(|j| at(straight + j, j)));
+        v
     }
 }
 
@@ -341,7 +426,7 @@ fn attack_tables(steps: &[Vec<Step>], dirs: &[Vec<(i8, i8)>], side: Side, max_ra
     for (kind, ks) in steps.iter().enumerate() {
         let code = cell::piece(kind, side);
         for (s, &dir) in ks.iter().zip(&dirs[kind]).filter(|(s, _)| s.flags & flag::CAPTURE != 0) {
-            if s.flags & (flag::INITIAL | flag::HOP) != 0 || s.path_len > 0 {
+            if s.flags & (flag::INITIAL | flag::HOP | flag::SPECIAL) != 0 || s.path_len > 0 || s.region != 0 {
                 t.special.push((code, *s));
             } else if s.range == 1 {
                 match t.leaps.iter_mut().find(|l| l.0 == s.delta) {
@@ -366,4 +451,19 @@ fn attack_tables(steps: &[Vec<Step>], dirs: &[Vec<(i8, i8)>], side: Side, max_ra
         }
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lame_path;
+
+    #[test]
+    fn lame_oblique_leaps_pass_straight_then_diagonal_squares() {
+        assert_eq!(lame_path(2, 1), vec![(1, 0)]);
+        assert_eq!(lame_path(-1, 2), vec![(0, 1)]);
+        assert_eq!(lame_path(3, 2), vec![(1, 0), (2, 1)]);
+        assert_eq!(lame_path(-2, -3), vec![(0, -1), (-1, -2)]);
+        assert_eq!(lame_path(3, 1), vec![(1, 0), (2, 0)]);
+        assert_eq!(lame_path(2, 2), vec![(1, 1)]);
+    }
 }

@@ -64,7 +64,7 @@ impl EpState {
 /// Everything needed to take a position back to an earlier moment: stack heights and scalars.
 #[derive(Clone, Debug)]
 pub struct Mark {
-    changes: u32,
+    pub(super) changes: u32,
     state_changes: u32,
     hand_changes: u32,
     log: u32,
@@ -125,7 +125,7 @@ pub struct Position {
     /// The hash contribution of each hashed state variable's current value (0 for the others):
     /// a change then digests only the new value, which may be a whole set.
     state_keys: Vec<u64>,
-    changes: Vec<(Sq, u8)>,
+    pub(super) changes: Vec<(Sq, u8)>,
     /// Undo records of state variables: the index, the old value and its hash contribution.
     state_changes: Vec<(u16, Value, u64)>,
     hand_changes: Vec<HandChange>,
@@ -136,7 +136,7 @@ pub struct Position {
     reset: bool,
     new_ep: Option<(Sq, Sq)>,
     in_turn: bool,
-    undos: Vec<Mark>,
+    pub(super) undos: Vec<Mark>,
     /// The legal moves last generated for a turn part, and the position they belong to.
     moves_cache: Vec<Move>,
     cache_key: Option<(u64, u32)>,
@@ -593,6 +593,10 @@ impl Position {
                 let sq = if m.flags & mflag::GATE_ROOK != 0 { c.rook_from } else { c.king_from };
                 self.gate(preset, m.gate, sq);
             }
+            return;
+        }
+        if m.from == m.to {
+            // A pass: the piece stays where it is.
             return;
         }
         let target = self.cells[m.to as usize];

@@ -78,6 +78,12 @@ impl Position {
                 EndRule::Insufficient(pats, o) if self.insufficient(preset, pats) => {
                     return Some(outcome(*o, self.side, "insufficient material"));
                 }
+                EndRule::Passes(o) if self.last_turns_passed(2) => {
+                    return Some(outcome(*o, self.side, "both sides passed"));
+                }
+                EndRule::Facing(o) if self.last_turns_passed(1) && self.royals_facing(preset) => {
+                    return Some(outcome(*o, self.side, "the royal pieces face each other after a pass"));
+                }
                 _ => {}
             }
         }

@@ -59,6 +59,8 @@ pub enum Decl {
     Turn(Vec<TurnPartDecl>, Span),
     /// `captures to hand`.
     CapturesToHand(Span),
+    /// `facing break`: royal pieces that face each other must be parted, or the turn is a pass.
+    FacingBreak(Span),
     /// `drop Pawn not in last_rank`: where a kind may be dropped.
     DropZone {
         piece: Name,
@@ -89,6 +91,22 @@ pub struct PieceDecl {
     pub range: Option<Name>,
     /// `promoted from Pawn`: the kind it was; captured, it goes to hand as that kind.
     pub promoted_from: Option<Name>,
+    /// `moves "..." within REGION` and `attacks "..."`: moves beside the plain `moves`.
+    pub more_moves: Vec<MoveGroup>,
+    /// `hops_not_over KIND`: kinds it may not hop over.
+    pub hops_not_over: Vec<Name>,
+    /// `spares KIND`: kinds it never captures.
+    pub spares: Vec<Name>,
+    /// `passes`: it may stay on its square as a move (a pass).
+    pub passes: bool,
+}
+
+/// A group of Betza moves with a condition: confined to a region, or attacking only.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveGroup {
+    pub betza: Name,
+    pub within: Option<Name>,
+    pub attack_only: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -173,6 +191,10 @@ pub enum EndCond {
     Repetition(Spanned<u32>),
     MoveLimit(Spanned<u32>),
     Insufficient(Vec<MaterialPattern>),
+    /// Both sides passed in a row.
+    Passes,
+    /// The royal pieces face each other after a pass.
+    Facing,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -189,6 +211,8 @@ pub enum EndKind {
     Repetition,
     MoveLimit,
     Insufficient,
+    Passes,
+    Facing,
 }
 
 impl EndCond {
@@ -199,6 +223,8 @@ impl EndCond {
             EndCond::Repetition(_) => EndKind::Repetition,
             EndCond::MoveLimit(_) => EndKind::MoveLimit,
             EndCond::Insufficient(_) => EndKind::Insufficient,
+            EndCond::Passes => EndKind::Passes,
+            EndCond::Facing => EndKind::Facing,
         }
     }
 }
@@ -209,4 +235,6 @@ pub enum RemoveDecl {
     Castling(Span),
     Promotion(Name),
     End(EndKind, Span),
+    /// `remove facing`: undo `facing break`.
+    Facing(Span),
 }

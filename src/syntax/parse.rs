@@ -139,6 +139,10 @@ fn rule_name(r: Rule) -> &'static str {
         Rule::piece_attr | Rule::value_attr | Rule::royal_attr | Rule::moves_attr | Rule::range_attr => {
             "a piece attribute"
         }
+        Rule::attacks_attr | Rule::hops_attr | Rule::spares_attr | Rule::passes_attr => "a piece attribute",
+        Rule::attacks_kw | Rule::hops_kw | Rule::spares_kw => "a piece attribute",
+        Rule::within | Rule::within_kw => "`within REGION`",
+        Rule::facing_decl | Rule::facing_kw | Rule::break_kw => "`facing break`",
         Rule::region_item | Rule::rank_item | Rule::squares_item => "`rank N` or squares",
         Rule::optional_kw => "`optional`",
         Rule::hand_choice | Rule::hand_kw => "`hand`",
@@ -150,7 +154,9 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::stalemate
         | Rule::repetition
         | Rule::move_limit
-        | Rule::insufficient => "an end condition",
+        | Rule::insufficient
+        | Rule::passes_end
+        | Rule::facing_end => "an end condition",
         Rule::material | Rule::material_item | Rule::none_kw | Rule::plus | Rule::same_colour => "a material pattern",
         Rule::outcome => "`wins`, `loses` or `draws`",
         Rule::remove_what
@@ -158,6 +164,7 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::remove_castling
         | Rule::remove_promotion
         | Rule::remove_end
+        | Rule::remove_facing
         | Rule::end_kind => "what to remove",
         Rule::keyword => "a keyword",
         Rule::ident | Rule::ident_char => "a name",
@@ -241,6 +248,7 @@ impl Lower {
             Rule::hand_decl => Decl::CapturesToHand(span),
             Rule::immobility_decl => Decl::Immobility(span),
             Rule::gating_decl => Decl::Gating(self.name(next()?)),
+            Rule::facing_decl => Decl::FacingBreak(span),
             Rule::drop_decl => {
                 let piece = self.name(next()?);
                 let mut region = next()?;
@@ -264,13 +272,42 @@ impl Lower {
         let missing = || Diagnostic::new(span, "incomplete piece declaration");
         let name = self.name(it.next().ok_or_else(missing)?);
         let label = self.name(it.next().ok_or_else(missing)?);
-        let mut decl =
-            PieceDecl { name, label, value: None, royal: false, moves: None, range: None, promoted_from: None };
+        let mut decl = PieceDecl {
+            name,
+            label,
+            value: None,
+            royal: false,
+            moves: None,
+            range: None,
+            promoted_from: None,
+            more_moves: Vec::new(),
+            hops_not_over: Vec::new(),
+            spares: Vec::new(),
+            passes: false,
+        };
         for attr in it {
             match attr.as_rule() {
                 Rule::value_attr => decl.value = Some(self.int(attr.into_inner().next().ok_or_else(missing)?)?),
                 Rule::royal_attr => decl.royal = true,
-                Rule::moves_attr => decl.moves = Some(self.string(attr.into_inner().next().ok_or_else(missing)?)),
+                Rule::moves_attr => {
+                    let mut inner = attr.into_inner();
+                    let betza = self.string(inner.next().ok_or_else(missing)?);
+                    match inner.next().and_then(|w| w.into_inner().nth(1)) {
+                        Some(region) => decl.more_moves.push(MoveGroup {
+                            betza,
+                            within: Some(self.name(region)),
+                            attack_only: false,
+                        }),
+                        None => decl.moves = Some(betza),
+                    }
+                }
+                Rule::attacks_attr => {
+                    let betza = self.string(attr.into_inner().nth(1).ok_or_else(missing)?);
+                    decl.more_moves.push(MoveGroup { betza, within: None, attack_only: true });
+                }
+                Rule::hops_attr => decl.hops_not_over.push(self.name(attr.into_inner().nth(1).ok_or_else(missing)?)),
+                Rule::spares_attr => decl.spares.push(self.name(attr.into_inner().nth(1).ok_or_else(missing)?)),
+                Rule::passes_attr => decl.passes = true,
                 Rule::range_attr => decl.range = Some(self.name(attr.into_inner().next().ok_or_else(missing)?)),
                 Rule::promoted_attr => {
                     decl.promoted_from = attr.into_inner().find(|p| p.as_rule() == Rule::ident).map(|p| self.name(p))
@@ -352,6 +389,8 @@ impl Lower {
                 Rule::insufficient => {
                     cond = Some(EndCond::Insufficient(p.into_inner().map(|m| self.material(m)).collect()))
                 }
+                Rule::passes_end => cond = Some(EndCond::Passes),
+                Rule::facing_end => cond = Some(EndCond::Facing),
                 Rule::outcome => {
                     outcome = match p.as_str() {
                         "wins" => Outcome::Wins,
@@ -394,6 +433,9 @@ impl Lower {
         if rule == Rule::remove_castling {
             return Ok(RemoveDecl::Castling(span));
         }
+        if rule == Rule::remove_facing {
+            return Ok(RemoveDecl::Facing(span));
+        }
         let first = p.into_inner().next().ok_or_else(|| Diagnostic::new(span, "remove needs a name"))?;
         Ok(match rule {
             Rule::remove_piece => RemoveDecl::Piece(self.name(first)),
@@ -404,6 +446,8 @@ impl Lower {
                     "stalemate" => EndKind::Stalemate,
                     "repetition" => EndKind::Repetition,
                     "moves" => EndKind::MoveLimit,
+                    "passes" => EndKind::Passes,
+                    "facing" => EndKind::Facing,
                     _ => EndKind::Insufficient,
                 };
                 RemoveDecl::End(kind, span)
