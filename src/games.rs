@@ -112,10 +112,10 @@ impl Runner {
     }
 
     pub fn run_file(&mut self, file: &Path) -> Result<(), Failure> {
-        let text = crate::presets::read_bounded(file).map_err(|e| Failure {
+        let text = crate::files::read_text(file).map_err(|e| Failure {
             file: file.to_path_buf(),
             at: "reading".into(),
-            why: e.map_or(format!("larger than {} bytes", crate::presets::MAX_PRESET_BYTES), |e| e.to_string()),
+            why: e.to_string(),
         })?;
         self.run_text(file, &text)
     }
@@ -162,7 +162,7 @@ impl Runner {
         if let Some(p) = self.presets.get(&resolved) {
             return Ok(p.clone());
         }
-        let p = Arc::new(check::load(&resolved).map_err(|e| e.render())?);
+        let p = Arc::new(check::load_named(&resolved).map_err(|e| e.render())?);
         self.presets.insert(resolved, p.clone());
         Ok(p)
     }

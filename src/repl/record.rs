@@ -158,14 +158,14 @@ pub fn save(game: &mut Game, file: &Path) -> Result<String, String> {
 /// Replay a sample game: its `play` steps, from its FEN; then say whether its `expect` holds.
 pub fn open(file: &Path) -> Result<(Game, String), String> {
     let at = |why: String| format!("{}: {why}", file.display());
-    let text = std::fs::read_to_string(file).map_err(|e| at(e.to_string()))?;
+    let text = crate::files::read_text(file).map_err(|e| at(e.to_string()))?;
     let g: GameFile = serde_yaml::from_str(&text).map_err(|e| at(e.to_string()))?;
     let spec = if crate::presets::shipped(&g.preset).is_some() {
         g.preset.clone()
     } else {
         file.parent().unwrap_or(Path::new(".")).join(&g.preset).display().to_string()
     };
-    let preset = super::load(&spec).map_err(|e| super::load_error_line(&e))?;
+    let preset = crate::check::load_named(&spec).map(std::sync::Arc::new).map_err(|e| super::load_error_line(&e))?;
     let mut game = Game::new(preset, g.fen.as_deref(), g.seed).map_err(|e| at(e.to_string()))?;
     let plays: Vec<String> =
         g.steps.iter().filter_map(|s| if let Step::Play(t) = s { Some(t.clone()) } else { None }).collect();

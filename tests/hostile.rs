@@ -1,0 +1,121 @@
+//! Hostile files, rebuilt from issue 26: each attack made small in a temporary folder, and each must
+//! end at once with a clear error (exit 1 for `check`, 2 elsewhere) or success: no hang, no abort, no
+//! line of a file that is not a preset (or sample game) printed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// A fresh temporary folder for one test, removed when dropped.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let d = std::env::temp_dir().join(format!("herald-hostile-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("temp dir");
+        Dir(d)
+    }
+
+    fn file(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.0.join(name);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).expect("folder");
+        }
+        std::fs::write(&p, text).expect("writes");
+        p
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Run herald in `dir` with `stdin`: (exit code, stdout, stderr).
+fn herald_in(dir: &Path, args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("herald runs");
+    {
+        use std::io::Write;
+        let mut input = child.stdin.take().expect("stdin");
+        let _ = input.write_all(stdin);
+    }
+    let out = child.wait_with_output().expect("herald ends");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let ok = Command::new("mkfifo").arg(path).status().is_ok_and(|s| s.success());
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+/// A secret line that must never be printed.
+const SECRET: &str = "machine example.com login bob password hunter2";
+
+#[test]
+fn extends_through_growing_paths_is_a_cycle_and_fan_out_is_bounded() {
+    let d = Dir::new("extends");
+    // Item 2: `../ext/c3.preset` read from `ext/` names the same file by a longer path each time.
+    d.file("ext/c3.preset", &"extends \"../ext/c3.preset\"\n".repeat(3));
+    let (code, out, err) = herald_in(&d.0, &["check", "ext/c3.preset"], b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("error: `../ext/c3.preset` extends itself"), "{out}");
+    assert!(out.lines().count() < 20, "{} lines", out.lines().count());
+    // Distinct files, each extending the next twice: 2^16 loads without a bound on loads.
+    for i in 0..20 {
+        d.file(&format!("f{i}.preset"), &format!("extends \"f{}.preset\"\n", i + 1).repeat(2));
+    }
+    let (code, out, err) = herald_in(&d.0, &["check", "f0.preset"], b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("make more than 64 files to read"), "{out}");
+    assert!(out.lines().count() < 400, "{} lines", out.lines().count());
+}
+
+#[cfg(unix)]
+#[test]
+fn extends_reads_only_regular_files_and_never_quotes_a_foreign_one() {
+    let d = Dir::new("extends-files");
+    let secret = d.file("netrc", &format!("{SECRET}\n"));
+    std::os::unix::fs::symlink(&secret, d.0.join("x.preset")).expect("symlink");
+    mkfifo(&d.0.join("f.preset"));
+    d.file("a.preset", "extends \"f.preset\"\n");
+    d.file("b.preset", "extends \"x.preset\"\n");
+    let (code, out, _) = herald_in(&d.0, &["check", "a.preset"], b"");
+    assert_eq!(code, 1);
+    assert!(out.contains("error: preset `f.preset` is not read: it is a named pipe, not a regular file"), "{out}");
+    let (code, out, _) = herald_in(&d.0, &["check", "b.preset"], b"");
+    assert_eq!(code, 1);
+    assert!(out.contains("error: `x.preset` does not parse as a preset (at line 1)"), "{out}");
+    assert!(!out.contains("hunter2"), "{out}");
+    let (code, out, _) = herald_in(&d.0, &["check", "f.preset", "/dev/zero"], b"");
+    assert_eq!(code, 1);
+    assert!(out.contains("/dev/zero: error: preset `/dev/zero` is not read: it is a device"), "{out}");
+}
+
+#[test]
+fn a_sample_game_naming_a_file_that_is_no_preset_does_not_print_it() {
+    let d = Dir::new("game-preset");
+    d.file("netrc", &format!("{SECRET}\n"));
+    d.file("g.yaml", "preset: netrc\nsteps: []\n");
+    let (code, out, err) = herald_in(&d.0, &["test", "g.yaml"], b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("`netrc` does not parse as a preset"), "{out}");
+    assert!(!out.contains("hunter2") && !err.contains("hunter2"), "{out}{err}");
+    // The REPL's `open` reports the same without the line.
+    let (code, out, err) = herald_in(&d.0, &["play", "chess"], format!("open {}\nquit\n", d.path("g.yaml")).as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("does not parse as a preset") && !out.contains("hunter2"), "{out}");
+}
