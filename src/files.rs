@@ -94,6 +94,71 @@ pub fn read_text(path: &Path) -> Result<String, ReadError> {
     String::from_utf8(bytes).map_err(|_| ReadError::NotText)
 }
 
+/// Why a file was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error("it is a symbolic link; save to the file it names instead")]
+    Link,
+    #[error("it is {0}, not a regular file, and is left as it is")]
+    NotRegular(&'static str),
+    #[error("{0} is not a file name")]
+    NoName(String),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Write `text` to `path`, creating it or replacing a regular file, never anything else.
+///
+/// The text goes to a new temporary file beside it (a name no one can guess, created exclusively,
+/// so a link planted under that name is never followed), then is renamed over `path` (a rename
+/// replaces a name, it does not write through a link). `path` must not be a symbolic link, a
+/// folder, a pipe or a device. The temporary file is removed when anything fails.
+pub fn write_text(path: &Path, text: &str) -> Result<(), WriteError> {
+    use std::io::Write;
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => return Err(WriteError::Link),
+        Ok(m) if !m.file_type().is_file() => return Err(WriteError::NotRegular(what(m.file_type()))),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e.into()),
+    }
+    let name = path.file_name().ok_or_else(|| WriteError::NoName(path.display().to_string()))?;
+    let (tmp, mut file) = {
+        let mut tries = 0;
+        loop {
+            let tmp = path.with_file_name(format!(".{}.{:016x}.tmp", name.to_string_lossy(), unguessable()));
+            match std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
+                Ok(f) => break (tmp, f),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 8 => tries += 1,
+                Err(e) => return Err(e.into()),
+            }
+        }
+    };
+    let written = file.write_all(text.as_bytes()).and_then(|()| file.sync_all()).and_then(|()| {
+        drop(file);
+        std::fs::rename(&tmp, path)
+    });
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e.into());
+    }
+    Ok(())
+}
+
+/// 64 bits no one else can predict: the standard library's per-process random hash keys, mixed
+/// with the clock, the process and a counter.
+fn unguessable() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+    h.write_u32(std::process::id());
+    if let Ok(t) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        h.write_u128(t.as_nanos());
+    }
+    h.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

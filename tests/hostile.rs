@@ -119,3 +119,67 @@ fn a_sample_game_naming_a_file_that_is_no_preset_does_not_print_it() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("does not parse as a preset") && !out.contains("hunter2"), "{out}");
 }
+
+#[cfg(unix)]
+#[test]
+fn repl_open_reads_only_regular_files_within_the_limit() {
+    let d = Dir::new("open");
+    mkfifo(&d.0.join("pipe.yaml"));
+    let big = d.file("big.yaml", &format!("preset: chess\n#{}\n", "x".repeat(1 << 20)));
+    let script = format!("open /dev/zero\nopen {}\nopen {}\ne4\nfen\nquit\n", d.path("pipe.yaml"), big.display());
+    let (code, out, err) = herald_in(&d.0, &["play", "chess"], script.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("error: /dev/zero: it is a device, not a regular file"), "{out}");
+    assert!(out.contains("pipe.yaml: it is a named pipe, not a regular file"), "{out}");
+    assert!(out.contains("big.yaml: it is larger than the limit of 1048576 bytes"), "{out}");
+    assert!(out.contains("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), "{out}");
+}
+
+#[cfg(unix)]
+#[test]
+fn repl_save_never_follows_a_link_nor_replaces_what_is_not_a_regular_file() {
+    let d = Dir::new("save");
+    let victim = d.file("victim.txt", "keep me\n");
+    std::os::unix::fs::symlink(&victim, d.0.join("link.yaml")).expect("symlink");
+    std::os::unix::fs::symlink(d.0.join("nowhere"), d.0.join("dangling.yaml")).expect("symlink");
+    mkfifo(&d.0.join("pipe.yaml"));
+    std::fs::create_dir(d.0.join("folder.yaml")).expect("folder");
+    d.file("old.yaml", "old\n");
+    let script = "e4\nsave link.yaml\nsave dangling.yaml\nsave pipe.yaml\nsave folder.yaml\nsave old.yaml\nsave new.yaml\nquit\n";
+    let (code, out, err) = herald_in(&d.0, &["play", "chess"], script.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("error: ")).collect();
+    assert_eq!(
+        errors,
+        [
+            "error: cannot write link.yaml: it is a symbolic link; save to the file it names instead",
+            "error: cannot write dangling.yaml: it is a symbolic link; save to the file it names instead",
+            "error: cannot write pipe.yaml: it is a named pipe, not a regular file, and is left as it is",
+            "error: cannot write folder.yaml: it is a folder, not a regular file, and is left as it is",
+        ],
+        "{out}"
+    );
+    assert_eq!(std::fs::read_to_string(&victim).expect("victim"), "keep me\n");
+    assert!(!d.0.join("nowhere").exists());
+    let saved = std::fs::read_to_string(d.0.join("old.yaml")).expect("old.yaml");
+    assert!(saved.contains("- play: \"P e2-e4\""), "{saved}");
+    assert_eq!(saved, std::fs::read_to_string(d.0.join("new.yaml")).expect("new.yaml"));
+    // Nothing else is left in the folder: no temporary file.
+    let mut names: Vec<String> =
+        std::fs::read_dir(&d.0).expect("dir").map(|e| e.expect("entry").file_name().to_string_lossy().into()).collect();
+    names.sort();
+    assert_eq!(names, ["dangling.yaml", "folder.yaml", "link.yaml", "new.yaml", "old.yaml", "pipe.yaml", "victim.txt"]);
+}
+
+#[test]
+fn a_line_of_invalid_utf8_is_one_error_and_the_session_goes_on() {
+    let d = Dir::new("utf8");
+    let mut script = b"e4\n\xff\xfe\xc3 e5\n".to_vec();
+    script.extend_from_slice(format!("{}\n", "x".repeat((1 << 20) + 10)).as_bytes());
+    script.extend_from_slice(b"e5\nfen\nquit\n");
+    let (code, out, err) = herald_in(&d.0, &["play", "chess"], &script);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("error: line 2 is not UTF-8 text; it is skipped"), "{out}");
+    assert!(out.contains("error: line 3 is longer than 1048576 bytes; it is skipped"), "{out}");
+    assert!(out.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"), "{out}");
+}

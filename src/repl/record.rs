@@ -142,16 +142,10 @@ fn preset_reference(origin: &str, file: &Path) -> String {
     preset.strip_prefix(&dir).unwrap_or(&preset).display().to_string()
 }
 
-/// Write the game to `file` atomically: a temporary file beside it, then a rename.
+/// Write the game to `file` atomically and safely ([`crate::files::write_text`]).
 pub fn save(game: &mut Game, file: &Path) -> Result<String, String> {
     let text = yaml(game, file)?;
-    let name = file.file_name().ok_or_else(|| format!("{} is not a file name", file.display()))?;
-    let tmp = file.with_file_name(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    let written = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, file));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(format!("cannot write {}: {e}", file.display()));
-    }
+    crate::files::write_text(file, &text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
     Ok(format!("saved {} to {}", turns(turn_texts(game).len()), file.display()))
 }
 
