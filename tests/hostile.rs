@@ -183,3 +183,26 @@ fn a_line_of_invalid_utf8_is_one_error_and_the_session_goes_on() {
     assert!(out.contains("error: line 3 is longer than 1048576 bytes; it is skipped"), "{out}");
     assert!(out.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"), "{out}");
 }
+
+#[test]
+fn a_sample_game_that_aliases_a_long_list_thousands_of_times_is_refused() {
+    // Item 9: 32,000 aliases of a 4,000-item list in 1 MiB: 128 million strings once expanded.
+    let items = vec!["e4"; 4000].join(",");
+    let mut doc = format!("preset: chess\nsteps:\n  - check: {{legal_includes: &a [{items}]}}\n");
+    doc.push_str(&"  - check: {legal_includes: *a}\n".repeat(32_000));
+    assert!(doc.len() <= 1 << 20);
+    let d = Dir::new("yaml");
+    d.file("bomb.yaml", &doc);
+    let (code, out, err) = herald_in(&d.0, &["test", "bomb.yaml"], b"");
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("the YAML holds more than 4000000 values once its aliases are expanded"), "{out}");
+    // A long string aliased many times is charged by its length.
+    let long = "x".repeat(100_000);
+    let mut doc = format!("preset: chess\nname: &s \"{long}\"\nsteps:\n");
+    doc.push_str(&"  - play: *s\n".repeat(5_000));
+    let f = herald::games::parse_game(&doc).expect_err("500 MB of text");
+    assert!(f.contains("once its aliases are expanded"), "{f}");
+    // Without aliases, a game of a megabyte is well within the budget.
+    let plain = format!("preset: chess\nsteps:\n  - check: {{legal_includes: [{}]}}\n", vec!["e4"; 300_000].join(","));
+    assert!(herald::games::parse_game(&plain).is_ok());
+}

@@ -1,7 +1,7 @@
 //! Games kept and brought back: the numbered history, `save` and `open` as sample-game YAML, `reload`.
 
 use crate::game::Game;
-use crate::games::{self, GameFile, Step};
+use crate::games::{self, Step};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -153,7 +153,7 @@ pub fn save(game: &mut Game, file: &Path) -> Result<String, String> {
 pub fn open(file: &Path) -> Result<(Game, String), String> {
     let at = |why: String| format!("{}: {why}", file.display());
     let text = crate::files::read_text(file).map_err(|e| at(e.to_string()))?;
-    let g: GameFile = serde_yaml::from_str(&text).map_err(|e| at(e.to_string()))?;
+    let g = games::parse_game(&text).map_err(at)?;
     let spec = if crate::presets::shipped(&g.preset).is_some() {
         g.preset.clone()
     } else {
