@@ -354,7 +354,23 @@ impl Checker {
         // (`Position::castle_rights`), so that the same FEN always hashes the same.
         let irreversible = moves.iter().map(|ms| ms.iter().all(|b| b.images.iter().all(|&(_, dy)| dy > 0))).collect();
         let cares: Vec<bool> = kinds.iter().map(|k| k.cares_virgin).collect();
-        let movement = movement::compile(&geo, &moves, &[], forward);
+        let move_spans: Vec<(Span, String)> = m
+            .pieces
+            .values()
+            .map(|p| (p.moves.as_ref().map_or(p.name.span, |s| s.span), p.name.node.clone()))
+            .collect();
+        let too_much = |e: movement::TooMuchWork| {
+            let (span, name) = &move_spans[e.kind];
+            let msg = format!(
+                "the moves of {name} take more than {} units of work to compile (paths that multiply at each leg?)",
+                movement::MAX_MOVEMENT_WORK
+            );
+            vec![Diagnostic::new(*span, msg)]
+        };
+        let movement = match movement::compile(&geo, &moves, &[], forward) {
+            Ok(m) => m,
+            Err(e) => return Err((sources, too_much(e))),
+        };
         let zobrist = Zobrist::new(geo.cells, &cares, castles.len());
         let setup = setup.unwrap_or_else(|| Spanned::new(String::new(), whole));
         let mut preset = Preset {
@@ -385,7 +401,13 @@ impl Checker {
         }
         match range_tables(&preset, &range_names) {
             Ok(limits) if limits.iter().any(Option::is_some) => {
-                preset.movement = movement::compile(&preset.geo, &moves, &limits, forward);
+                match movement::compile(&preset.geo, &moves, &limits, forward) {
+                    Ok(m) => preset.movement = m,
+                    Err(e) => {
+                        let diags = too_much(e);
+                        return Err((preset.sources, diags));
+                    }
+                }
             }
             Ok(_) => {}
             Err(diags) => return Err((preset.sources, diags)),

@@ -206,3 +206,59 @@ fn a_sample_game_that_aliases_a_long_list_thousands_of_times_is_refused() {
     let plain = format!("preset: chess\nsteps:\n  - check: {{legal_includes: [{}]}}\n", vec!["e4"; 300_000].join(","));
     assert!(herald::games::parse_game(&plain).is_ok());
 }
+
+/// A preset of a king each and one piece `X` on h1 that moves as `betza` says.
+fn one_piece(betza: &str) -> String {
+    format!(
+        "board 8 x 8\npiece King K royal moves \"K\"\npiece X X moves \"{betza}\"\nsetup \"k7/8/8/8/8/8/8/K6X w\"\n"
+    )
+}
+
+/// Fails if `f` takes longer than `secs` (a guard against quadratic or exponential blow-up, far
+/// above the time the work takes: these attacks took minutes or aborted).
+fn within<T>(secs: u64, f: impl FnOnce() -> T) -> T {
+    let start = std::time::Instant::now();
+    let out = f();
+    assert!(start.elapsed().as_secs() < secs, "took {:?}, more than {secs} s", start.elapsed());
+    out
+}
+
+#[test]
+fn a_multi_leg_move_whose_paths_multiply_is_refused_at_its_line() {
+    // Item 1: twenty sideways legs make 2^20 paths from every square (it aborted at 20 legs).
+    for legs in [16, 20, 60] {
+        let betza = format!("[W-{}]", vec!["sW"; legs].join("-"));
+        let e = within(20, || herald::check::load_text("legs.preset", &one_piece(&betza)))
+            .expect_err("too many paths")
+            .render();
+        assert!(
+            e.starts_with("legs.preset:3:18: error: the moves of X take more than 4000000 units of work to compile"),
+            "{e}"
+        );
+    }
+    // A few legs are fine.
+    let p = herald::check::load_text("legs.preset", &one_piece("[W-sW-sW-sW]")).expect("loads");
+    let mut game = herald::game::Game::new(std::sync::Arc::new(p), None, None).expect("setup");
+    assert!(game.legal_texts().expect("moves").iter().any(|t| t.starts_with("X h1-")));
+}
+
+#[test]
+fn a_megabyte_of_betza_parses_in_linear_time_and_repeats_count_once() {
+    // Item 4: one piece with one Betza string of a megabyte (quadratic parsing took 150 s).
+    let text = one_piece(&"fW".repeat(500_000));
+    assert!(text.len() < 1 << 20);
+    let p = within(20, || herald::check::load_text("long.preset", &text)).expect("loads");
+    let mut game = herald::game::Game::new(std::sync::Arc::new(p), None, None).expect("setup");
+    assert_eq!(game.legal_texts().expect("moves"), ["K a1-a2", "K a1-b1", "K a1-b2", "X h1-h2"]);
+    // Ranges that the board clamps alike are one step: W8 ... W119999 on a board of 8 are one
+    // move each way, not 120,000 (which listed 1.9 million turns). (Overlapping atoms such as
+    // W1 and W2 still list h2 twice: that is the engine's separate overlapping-atoms issue.)
+    let ranges: String = (1..120_000).map(|n| format!("W{n}")).collect();
+    let q = within(20, || herald::check::load_text("long.preset", &one_piece(&ranges))).expect("loads");
+    let mut game = herald::game::Game::new(std::sync::Arc::new(q), None, None).expect("setup");
+    let legal = game.legal_texts().expect("moves");
+    assert!(legal.len() <= 3 + 2 * (1..=8).sum::<usize>(), "{} turns", legal.len());
+    let mut unique = legal.clone();
+    unique.dedup();
+    assert_eq!(unique.len(), 3 + 6 + 7, "{unique:?}"); // b1..g1 (a1 is its own king), h2..h8
+}
