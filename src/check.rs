@@ -735,11 +735,17 @@ fn initial_values(preset: &mut Preset, inits: &[crate::script::ir::Code]) -> Res
     if diags.is_empty() { Ok(()) } else { Err(diags) }
 }
 
-/// Evaluate each `range FN` once for every count of steps that can fit on the board.
+/// Evaluate each `range FN` once for every count of steps that can fit on the board: each function
+/// once per preset, however many pieces use it, and all of them within one budget of
+/// [`crate::script::interp::MAX_STEPS`] steps (sixty pieces naming a slow function made sixty
+/// tables of full budgets each).
 fn range_tables(preset: &Preset, names: &[Option<Name>]) -> Result<Vec<movement::RangeFn>, Vec<Diagnostic>> {
+    use crate::script::interp::MAX_STEPS;
     let most = preset.geo.files.max(preset.geo.ranks);
     let mut diags = Vec::new();
     let mut out = Vec::new();
+    let mut tables: std::collections::HashMap<usize, Option<Vec<u8>>> = std::collections::HashMap::new();
+    let mut left = MAX_STEPS;
     for name in names {
         let Some(name) = name else {
             out.push(None);
@@ -758,22 +764,45 @@ fn range_tables(preset: &Preset, names: &[Option<Name>]) -> Result<Vec<movement:
             out.push(None);
             continue;
         }
+        if let Some(table) = tables.get(&f) {
+            // Computed (or failed, and said so) for an earlier piece.
+            out.push(table.clone());
+            continue;
+        }
         let mut table = Vec::with_capacity(most + 1);
+        let mut failed = false;
         for n in 0..=most {
-            match crate::script::hooks::call(preset, f, vec![crate::script::Value::Int(n as i64)]) {
+            let args = vec![crate::script::Value::Int(n as i64)];
+            let (result, used) = crate::script::hooks::call_within(preset, f, args, left);
+            left -= used;
+            match result {
                 Ok(crate::script::Value::Int(r)) => table.push(r.clamp(0, 255) as u8),
                 Ok(other) => {
                     let msg = format!("`{}({n})` gave {}, not a number of steps", name.node, other.type_name());
                     diags.push(Diagnostic::new(name.span, msg));
-                    break;
+                    failed = true;
+                }
+                Err(_) if left == 0 => {
+                    let msg = format!(
+                        "the `range` functions ran for more than {MAX_STEPS} steps in all while the preset loaded \
+                         (`{}` runs once for each n from 0 to {most})",
+                        name.node
+                    );
+                    diags.push(Diagnostic::new(name.span, msg));
+                    return Err(diags);
                 }
                 Err(e) => {
                     diags.push(Diagnostic::new(e.span, e.message));
-                    break;
+                    failed = true;
                 }
             }
+            if failed {
+                break;
+            }
         }
-        out.push(Some(table));
+        let table = (!failed).then_some(table);
+        tables.insert(f, table.clone());
+        out.push(table);
     }
     if diags.is_empty() { Ok(out) } else { Err(diags) }
 }

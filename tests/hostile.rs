@@ -262,3 +262,36 @@ fn a_megabyte_of_betza_parses_in_linear_time_and_repeats_count_once() {
     unique.dedup();
     assert_eq!(unique.len(), 3 + 6 + 7, "{unique:?}"); // b1..g1 (a1 is its own king), h2..h8
 }
+
+#[test]
+fn range_functions_run_once_each_within_one_load_budget() {
+    // Item 13: sixty ranged queens naming one slow function ran it sixty times over, each call
+    // with a full budget of its own (48 s).
+    let labels = |i: usize| format!("Q{}{}", (b'a' + (i % 26) as u8) as char, (b'a' + (i / 26) as u8) as char);
+    let queens =
+        |f: &str| -> String { (0..60).map(|i| format!("piece Q{i} {} moves \"Q\" range {f}\n", labels(i))).collect() };
+    let preset = |f: &str, body: &str| {
+        format!(
+            "board 8 x 8\npiece King K royal moves \"K\"\n{}fn {f}(n) {{\n{body}\n}}\nsetup \"k7/8/8/8/8/8/8/K7 w\"\n",
+            queens(f)
+        )
+    };
+    let slow = preset("slow", "  let t = 0\n  for i in 190000 { t = t + 1 }\n  return n");
+    let e = within(20, || herald::check::load_text("rq.preset", &slow)).expect_err("over the budget").render();
+    assert!(
+        e.starts_with(
+            "rq.preset:3:30: error: the `range` functions ran for more than 2000000 steps in all while the preset \
+             loaded (`slow` runs once for each n from 0 to 8)"
+        ),
+        "{e}"
+    );
+    // A quick function serves all sixty from one table.
+    let half = preset("half", "  return (n + 1) / 2");
+    let p = herald::check::load_text("rq.preset", &half).expect("loads");
+    assert_eq!(p.kinds.len(), 61);
+    let fen = "k7/8/8/8/8/8/8/K2(Qaa)4 w";
+    let mut game = herald::game::Game::new(std::sync::Arc::new(p), Some(fen), None).expect("fen");
+    // From d1, up: 7 steps fit, so (7 + 1) / 2 = 4; left 3 fit: 2; right 4 fit: 2; diagonals 3 and 4 fit: 2 each.
+    let q: Vec<String> = game.legal_texts().expect("moves").into_iter().filter(|t| t.starts_with("Qaa ")).collect();
+    assert_eq!(q.len(), 4 + 2 + 2 + 2 + 2, "{q:?}");
+}
