@@ -396,10 +396,11 @@ impl Checker {
             setup_cells: Vec::new(),
             script,
         };
-        if let Err(diags) = initial_values(&mut preset, &inits) {
+        let mut left = LoadSteps(crate::script::interp::MAX_STEPS);
+        if let Err(diags) = initial_values(&mut preset, &inits, &mut left) {
             return Err((preset.sources, diags));
         }
-        match range_tables(&preset, &range_names) {
+        match range_tables(&preset, &range_names, &mut left) {
             Ok(limits) if limits.iter().any(Option::is_some) => {
                 match movement::compile(&preset.geo, &moves, &limits, forward) {
                     Ok(m) => preset.movement = m,
@@ -716,13 +717,37 @@ fn square_coords(s: &str) -> Option<(usize, usize)> {
     (r >= 1).then_some((f, r - 1))
 }
 
+/// Steps left of the budget shared by everything a preset computes while it loads: initial values
+/// and `range` tables ([`crate::script::interp::MAX_STEPS`] in all).
+struct LoadSteps(u64);
+
+impl LoadSteps {
+    /// The error when nothing is left.
+    fn spent(&self) -> String {
+        format!(
+            "what the preset computes while it loads (initial values, `range` tables) ran for more than {} steps in all",
+            crate::script::interp::MAX_STEPS
+        )
+    }
+}
+
 /// Evaluate the initial values of `state` and `var` (constant expressions) on an empty board.
-fn initial_values(preset: &mut Preset, inits: &[crate::script::ir::Code]) -> Result<(), Vec<Diagnostic>> {
+fn initial_values(
+    preset: &mut Preset,
+    inits: &[crate::script::ir::Code],
+    left: &mut LoadSteps,
+) -> Result<(), Vec<Diagnostic>> {
     let mut values = Vec::new();
     let mut diags = Vec::new();
     for code in inits {
-        match crate::script::hooks::constant(preset, code) {
+        let (result, used) = crate::script::hooks::constant_within(preset, code, left.0);
+        left.0 -= used;
+        match result {
             Ok(v) => values.push(v),
+            Err(_) if left.0 == 0 => {
+                diags.push(Diagnostic::new(code.span, left.spent()));
+                return Err(diags);
+            }
             Err(e) => {
                 diags.push(Diagnostic::new(e.span, e.message));
                 values.push(crate::script::Value::None);
@@ -736,16 +761,17 @@ fn initial_values(preset: &mut Preset, inits: &[crate::script::ir::Code]) -> Res
 }
 
 /// Evaluate each `range FN` once for every count of steps that can fit on the board: each function
-/// once per preset, however many pieces use it, and all of them within one budget of
-/// [`crate::script::interp::MAX_STEPS`] steps (sixty pieces naming a slow function made sixty
-/// tables of full budgets each).
-fn range_tables(preset: &Preset, names: &[Option<Name>]) -> Result<Vec<movement::RangeFn>, Vec<Diagnostic>> {
-    use crate::script::interp::MAX_STEPS;
+/// once per preset, however many pieces use it, within the load's budget of steps (sixty pieces
+/// naming a slow function made sixty tables of full budgets each).
+fn range_tables(
+    preset: &Preset,
+    names: &[Option<Name>],
+    left: &mut LoadSteps,
+) -> Result<Vec<movement::RangeFn>, Vec<Diagnostic>> {
     let most = preset.geo.files.max(preset.geo.ranks);
     let mut diags = Vec::new();
     let mut out = Vec::new();
     let mut tables: std::collections::HashMap<usize, Option<Vec<u8>>> = std::collections::HashMap::new();
-    let mut left = MAX_STEPS;
     for name in names {
         let Some(name) = name else {
             out.push(None);
@@ -773,8 +799,8 @@ fn range_tables(preset: &Preset, names: &[Option<Name>]) -> Result<Vec<movement:
         let mut failed = false;
         for n in 0..=most {
             let args = vec![crate::script::Value::Int(n as i64)];
-            let (result, used) = crate::script::hooks::call_within(preset, f, args, left);
-            left -= used;
+            let (result, used) = crate::script::hooks::call_within(preset, f, args, left.0);
+            left.0 -= used;
             match result {
                 Ok(crate::script::Value::Int(r)) => table.push(r.clamp(0, 255) as u8),
                 Ok(other) => {
@@ -782,12 +808,8 @@ fn range_tables(preset: &Preset, names: &[Option<Name>]) -> Result<Vec<movement:
                     diags.push(Diagnostic::new(name.span, msg));
                     failed = true;
                 }
-                Err(_) if left == 0 => {
-                    let msg = format!(
-                        "the `range` functions ran for more than {MAX_STEPS} steps in all while the preset loaded \
-                         (`{}` runs once for each n from 0 to {most})",
-                        name.node
-                    );
+                Err(_) if left.0 == 0 => {
+                    let msg = format!("{} (`{}` runs once for each n from 0 to {most})", left.spent(), name.node);
                     diags.push(Diagnostic::new(name.span, msg));
                     return Err(diags);
                 }

@@ -280,8 +280,8 @@ fn range_functions_run_once_each_within_one_load_budget() {
     let e = within(20, || herald::check::load_text("rq.preset", &slow)).expect_err("over the budget").render();
     assert!(
         e.starts_with(
-            "rq.preset:3:30: error: the `range` functions ran for more than 2000000 steps in all while the preset \
-             loaded (`slow` runs once for each n from 0 to 8)"
+            "rq.preset:3:30: error: what the preset computes while it loads (initial values, `range` tables) ran \
+             for more than 2000000 steps in all (`slow` runs once for each n from 0 to 8)"
         ),
         "{e}"
     );
@@ -294,4 +294,24 @@ fn range_functions_run_once_each_within_one_load_budget() {
     // From d1, up: 7 steps fit, so (7 + 1) / 2 = 4; left 3 fit: 2; right 4 fit: 2; diagonals 3 and 4 fit: 2 each.
     let q: Vec<String> = game.legal_texts().expect("moves").into_iter().filter(|t| t.starts_with("Qaa ")).collect();
     assert_eq!(q.len(), 4 + 2 + 2 + 2 + 2, "{q:?}");
+}
+
+#[test]
+fn initial_values_share_the_load_budget() {
+    // Each `var` with a slow initial value had a budget of its own: 60,000 of them, hours. The
+    // first takes over half the budget, so the second (line 9) runs out.
+    let slow = "fn slow() {\n  let t = 0\n  for i in 300000 { t = t + 1 }\n  return t\n}\n";
+    let vars: String = (0..200).map(|i| format!("var v{i} = slow()\n")).collect();
+    let text = format!("board 8 x 8\npiece King K royal moves \"K\"\n{slow}{vars}setup \"k7/8/8/8/8/8/8/K7 w\"\n");
+    let e = within(20, || herald::check::load_text("iv.preset", &text)).expect_err("over the budget").render();
+    assert!(
+        e.starts_with(
+            "iv.preset:9:10: error: what the preset computes while it loads (initial values, `range` tables) ran \
+             for more than 2000000 steps in all"
+        ),
+        "{e}"
+    );
+    let one =
+        format!("board 8 x 8\npiece King K royal moves \"K\"\n{slow}var v = slow()\nsetup \"k7/8/8/8/8/8/8/K7 w\"\n");
+    herald::check::load_text("iv.preset", &one).expect("one slow value is within the budget");
 }
