@@ -31,123 +31,211 @@ impl LoadError {
 }
 
 const MAX_EXTENDS_DEPTH: usize = 16;
+/// Files read for one preset, counting each `extends` again: a preset that extends itself twice
+/// through paths that grow at each level would otherwise load 2^16 files before the depth limit.
+const MAX_LOADS: usize = 64;
+/// Diagnostics kept for one preset; the rest are counted in one last line.
+const MAX_DIAGNOSTICS: usize = 100;
 /// Castling rights are a bit set in the position.
 const MAX_CASTLES: usize = 64;
 
 /// Load a shipped preset by name, or a `.preset` file by path.
 pub fn load(spec: &str) -> Result<Preset, LoadError> {
-    let mut sources = Sources::default();
-    let mut diags = Vec::new();
-    let (display, text, dir) = match read_spec(spec, None) {
+    load_as(spec, true)
+}
+
+/// Load a preset that a file named rather than the user (a sample game's `preset:`): when the file
+/// does not parse as a preset, the error says so without quoting it (it may be any file).
+pub fn load_named(spec: &str) -> Result<Preset, LoadError> {
+    load_as(spec, false)
+}
+
+fn load_as(spec: &str, quote: bool) -> Result<Preset, LoadError> {
+    let mut g = Gather::default();
+    let file = match read_spec(spec, None) {
         Ok(x) => x,
         Err(msg) => {
-            let id = sources.add(spec, "");
-            return Err(LoadError { sources, diagnostics: vec![Diagnostic::new(Span::new(id, 0, 0), msg)] });
+            let id = g.sources.add(spec, "");
+            return Err(LoadError { sources: g.sources, diagnostics: vec![Diagnostic::new(Span::new(id, 0, 0), msg)] });
         }
     };
-    let decls = gather(&display, &text, dir, &mut sources, &mut diags, &mut Vec::new());
-    if !diags.is_empty() {
-        return Err(LoadError { sources, diagnostics: diags });
-    }
-    let preset = Checker { diags: Vec::new() }.build(display, decls, sources);
-    preset.map_err(|(sources, diagnostics)| LoadError { sources, diagnostics })
+    let display = file.display.clone();
+    let decls = if quote {
+        g.gather(file)
+    } else {
+        match g.gather_foreign(file, spec) {
+            Ok(decls) => decls,
+            Err(msg) => {
+                let id = g.sources.add(spec, "");
+                g.diags.push(Diagnostic::new(Span::new(id, 0, 0), msg));
+                Vec::new()
+            }
+        }
+    };
+    finish(display, decls, g)
 }
 
 /// Load a preset from text (for tests and the REPL), as if read from `path`.
 pub fn load_text(path: &str, text: &str) -> Result<Preset, LoadError> {
-    let mut sources = Sources::default();
-    let mut diags = Vec::new();
+    let mut g = Gather::default();
     let dir = Path::new(path).parent().map(Path::to_path_buf);
-    let decls = gather(path, text, dir, &mut sources, &mut diags, &mut Vec::new());
-    if !diags.is_empty() {
-        return Err(LoadError { sources, diagnostics: diags });
-    }
-    Checker { diags: Vec::new() }
-        .build(path.to_string(), decls, sources)
-        .map_err(|(sources, diagnostics)| LoadError { sources, diagnostics })
+    let key = std::fs::canonicalize(path).map_or_else(|_| path.to_string(), |p| p.display().to_string());
+    let decls = g.gather(Read { display: path.to_string(), key, text: text.to_string(), dir });
+    finish(path.to_string(), decls, g)
 }
 
-/// A shipped name or a path: (name to show, text, directory for relative `extends`).
-fn read_spec(spec: &str, base: Option<&Path>) -> Result<(String, String, Option<PathBuf>), String> {
+fn finish(display: String, decls: Vec<Decl>, g: Gather) -> Result<Preset, LoadError> {
+    if !g.diags.is_empty() {
+        return Err(LoadError::bounded(g.sources, g.diags));
+    }
+    let preset = Checker { diags: Vec::new() }.build(display, decls, g.sources);
+    preset.map_err(|(sources, diagnostics)| LoadError::bounded(sources, diagnostics))
+}
+
+impl LoadError {
+    /// At most [`MAX_DIAGNOSTICS`], then one line that counts the rest.
+    fn bounded(sources: Sources, mut diagnostics: Vec<Diagnostic>) -> LoadError {
+        if diagnostics.len() > MAX_DIAGNOSTICS {
+            let more = diagnostics.len() - MAX_DIAGNOSTICS;
+            let at = diagnostics[MAX_DIAGNOSTICS].span;
+            diagnostics.truncate(MAX_DIAGNOSTICS);
+            diagnostics.push(Diagnostic::new(at, format!("... and {more} more errors")));
+        }
+        LoadError { sources, diagnostics }
+    }
+}
+
+/// A preset's text as read: the name to show, the key for the cycle check (the canonical path, or
+/// the shipped name), the text, and the directory its relative `extends` start from.
+struct Read {
+    display: String,
+    key: String,
+    text: String,
+    dir: Option<PathBuf>,
+}
+
+/// A shipped name or a path, read through [`crate::files::read_text`].
+fn read_spec(spec: &str, base: Option<&Path>) -> Result<Read, String> {
     if let Some(text) = crate::presets::shipped(spec) {
-        return Ok((format!("presets/{spec}.preset"), text.to_string(), None));
+        let display = format!("presets/{spec}.preset");
+        return Ok(Read { key: format!("shipped:{spec}"), display, text: text.to_string(), dir: None });
     }
     let path = match base {
         Some(dir) if Path::new(spec).is_relative() => dir.join(spec),
         _ => PathBuf::from(spec),
     };
-    let text = crate::presets::read_bounded(&path).map_err(|e| match e {
-        Some(e) => no_preset(spec, &e),
-        None => format!("preset `{spec}` is larger than the limit of {} bytes", crate::presets::MAX_PRESET_BYTES),
+    let text = crate::files::read_text(&path).map_err(|e| match e {
+        crate::files::ReadError::NotFound => no_preset(spec, &e),
+        e => format!("preset `{spec}` is not read: {e}"),
     })?;
-    Ok((path.display().to_string(), text, path.parent().map(Path::to_path_buf)))
+    // The file was just read, so it exists; canonical paths make `a/../a/x.preset` and `x.preset` one file.
+    let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone()).display().to_string();
+    Ok(Read { display: path.display().to_string(), key, text, dir: path.parent().map(Path::to_path_buf) })
 }
 
-fn no_preset(spec: &str, e: &std::io::Error) -> String {
-    let why = match e.kind() {
-        std::io::ErrorKind::NotFound => "there is no such file".to_string(),
-        _ => format!("the file cannot be read: {e}"),
-    };
+fn no_preset(spec: &str, e: &crate::files::ReadError) -> String {
     let names: Vec<String> = crate::presets::NAMES.iter().map(|n| n.to_string()).collect();
     let hint = suggest(spec, names.iter().collect());
-    format!("no preset `{spec}`{hint} ({why}; shipped presets: {})", crate::presets::NAMES.join(", "))
+    format!("no preset `{spec}`{hint} ({e}; shipped presets: {})", crate::presets::NAMES.join(", "))
 }
 
-/// Parse a file and splice in the declarations of what it extends, depth first.
-fn gather(
-    display: &str,
-    text: &str,
-    dir: Option<PathBuf>,
-    sources: &mut Sources,
-    diags: &mut Vec<Diagnostic>,
-    chain: &mut Vec<String>,
-) -> Vec<Decl> {
-    let id = sources.add(display, text);
-    let ast = match parse_preset(id, text) {
-        Ok(a) => a,
-        Err(d) => {
-            diags.push(d);
-            return Vec::new();
-        }
-    };
-    chain.push(display.to_string());
-    let mut out = Vec::new();
-    for decl in ast.decls {
-        let Decl::Extends(base) = &decl else {
-            out.push(decl);
-            continue;
-        };
-        if chain.len() > MAX_EXTENDS_DEPTH {
-            diags.push(Diagnostic::new(
-                base.span,
-                format!("presets extend each other more than {MAX_EXTENDS_DEPTH} deep"),
-            ));
-            continue;
-        }
-        // A preset from a stranger may name only shipped presets or other `.preset` files, so its
-        // diagnostics never quote lines of arbitrary files.
-        if crate::presets::shipped(&base.node).is_none() && !base.node.ends_with(".preset") {
-            let msg = if base.node.contains(['/', '\\', '.']) {
-                format!("`extends` names a shipped preset or a `.preset` file, not `{}`", base.node)
-            } else {
-                no_preset(&base.node, &std::io::ErrorKind::NotFound.into())
-            };
-            diags.push(Diagnostic::new(base.span, msg));
-            continue;
-        }
-        match read_spec(&base.node, dir.as_deref()) {
-            Ok((bd, ..)) if chain.contains(&bd) => {
-                diags.push(Diagnostic::new(
-                    base.span,
-                    format!("`{}` extends itself (through {})", base.node, chain.join(" -> ")),
-                ));
+/// The files of one preset as `extends` brings them in, with what loading them has cost so far.
+#[derive(Default)]
+struct Gather {
+    sources: Sources,
+    diags: Vec<Diagnostic>,
+    /// Cycle-check keys of the files being read, outermost first.
+    chain: Vec<String>,
+    loads: usize,
+}
+
+impl Gather {
+    /// Parse a file and splice in the declarations of what it extends, depth first.
+    fn gather(&mut self, file: Read) -> Vec<Decl> {
+        self.loads += 1;
+        let id = self.sources.add(file.display.as_str(), file.text.as_str());
+        match parse_preset(id, &file.text) {
+            Ok(ast) => self.splice(ast, file),
+            Err(d) => {
+                self.diags.push(d);
+                Vec::new()
             }
-            Ok((bd, bt, bdir)) => out.extend(gather(&bd, &bt, bdir, sources, diags, chain)),
-            Err(msg) => diags.push(Diagnostic::new(base.span, msg)),
         }
     }
-    chain.pop();
-    out
+
+    /// As [`Gather::gather`] for a file that something other than the user named: if it does not
+    /// parse as a preset, the error (for the line that named it) neither quotes it nor keeps its text.
+    fn gather_foreign(&mut self, file: Read, named: &str) -> Result<Vec<Decl>, String> {
+        self.loads += 1;
+        let id = self.sources.add(file.display.as_str(), "");
+        match parse_preset(id, &file.text) {
+            Ok(ast) => {
+                self.sources.set_text(id, &file.text);
+                Ok(self.splice(ast, file))
+            }
+            Err(d) => {
+                let line = file.text[..(d.span.start as usize).min(file.text.len())].matches('\n').count() + 1;
+                Err(format!(
+                    "`{named}` does not parse as a preset (at line {line}); `herald check {}` says why",
+                    file.display
+                ))
+            }
+        }
+    }
+
+    fn splice(&mut self, ast: PresetAst, file: Read) -> Vec<Decl> {
+        self.chain.push(file.key.clone());
+        let mut out = Vec::new();
+        for decl in ast.decls {
+            let Decl::Extends(base) = &decl else {
+                out.push(decl);
+                continue;
+            };
+            if self.diags.len() > MAX_DIAGNOSTICS {
+                break;
+            }
+            if self.chain.len() > MAX_EXTENDS_DEPTH {
+                self.diags.push(Diagnostic::new(
+                    base.span,
+                    format!("presets extend each other more than {MAX_EXTENDS_DEPTH} deep"),
+                ));
+                continue;
+            }
+            if self.loads >= MAX_LOADS {
+                let msg = format!("this preset and those it extends make more than {MAX_LOADS} files to read");
+                self.diags.push(Diagnostic::new(base.span, msg));
+                break;
+            }
+            // A preset from a stranger may name only shipped presets or other `.preset` files.
+            if crate::presets::shipped(&base.node).is_none() && !base.node.ends_with(".preset") {
+                let msg = if base.node.contains(['/', '\\', '.']) {
+                    format!("`extends` names a shipped preset or a `.preset` file, not `{}`", base.node)
+                } else {
+                    no_preset(&base.node, &crate::files::ReadError::NotFound)
+                };
+                self.diags.push(Diagnostic::new(base.span, msg));
+                continue;
+            }
+            match read_spec(&base.node, file.dir.as_deref()) {
+                Ok(next) if self.chain.contains(&next.key) => {
+                    let through: Vec<&str> = self.chain.iter().map(|k| k.trim_start_matches("shipped:")).collect();
+                    self.diags.push(Diagnostic::new(
+                        base.span,
+                        format!("`{}` extends itself (through {})", base.node, through.join(" -> ")),
+                    ));
+                }
+                // Diagnostics quote only files that parsed as presets: `x.preset` may be a link to
+                // any file, and its lines are not ours to print.
+                Ok(next) => match self.gather_foreign(next, &base.node) {
+                    Ok(decls) => out.extend(decls),
+                    Err(msg) => self.diags.push(Diagnostic::new(base.span, msg)),
+                },
+                Err(msg) => self.diags.push(Diagnostic::new(base.span, msg)),
+            }
+        }
+        self.chain.pop();
+        out
+    }
 }
 
 struct Checker {
@@ -302,7 +390,23 @@ impl Checker {
             moves.iter().map(|ms| limit && ms.iter().all(|b| b.images.iter().all(|&(_, dy)| dy > 0))).collect();
         // With gating, whether a piece has moved decides whether it opens a gate: hashed for all.
         let cares: Vec<bool> = kinds.iter().map(|k| k.cares_virgin || gating.is_some()).collect();
-        let movement = movement::compile(&geo, &moves, &[], forward, &limits);
+        let move_spans: Vec<(Span, String)> = m
+            .pieces
+            .values()
+            .map(|p| (p.moves.as_ref().map_or(p.name.span, |s| s.span), p.name.node.clone()))
+            .collect();
+        let too_much = |e: movement::TooMuchWork| {
+            let (span, name) = &move_spans[e.kind];
+            let msg = format!(
+                "the moves of {name} take more than {} units of work to compile (paths that multiply at each leg?)",
+                movement::MAX_MOVEMENT_WORK
+            );
+            vec![Diagnostic::new(*span, msg)]
+        };
+        let movement = match movement::compile(&geo, &moves, &[], forward, &limits) {
+            Ok(m) => m,
+            Err(e) => return Err((sources, too_much(e))),
+        };
         let zobrist = Zobrist::new(geo.cells, &cares, castles.len());
         let setup = setup.unwrap_or_else(|| Spanned::new(String::new(), whole));
         let mut preset = Preset {
@@ -337,17 +441,24 @@ impl Checker {
             setup_cells: Vec::new(),
             script,
         };
-        if let Err(diags) = initial_values(&mut preset, &inits) {
+        let mut left = LoadSteps(crate::script::interp::MAX_STEPS);
+        if let Err(diags) = initial_values(&mut preset, &inits, &mut left) {
             return Err((preset.sources, diags));
         }
-        match range_tables(&preset, &range_names) {
+        match range_tables(&preset, &range_names, &mut left) {
             Ok(limits) if limits.iter().any(Option::is_some) => {
                 let extra = movement::Limits {
                     regions: preset.movement.regions.clone(),
                     hop_limits: preset.movement.hop_limits.clone(),
                     pass_kinds: preset.movement.pass_kinds,
                 };
-                preset.movement = movement::compile(&preset.geo, &moves, &limits, forward, &extra);
+                match movement::compile(&preset.geo, &moves, &limits, forward, &extra) {
+                    Ok(m) => preset.movement = m,
+                    Err(e) => {
+                        let diags = too_much(e);
+                        return Err((preset.sources, diags));
+                    }
+                }
             }
             Ok(_) => {}
             Err(diags) => return Err((preset.sources, diags)),
@@ -768,13 +879,37 @@ fn square_coords(s: &str) -> Option<(usize, usize)> {
     (r >= 1).then_some((f, r - 1))
 }
 
+/// Steps left of the budget shared by everything a preset computes while it loads: initial values
+/// and `range` tables ([`crate::script::interp::MAX_STEPS`] in all).
+struct LoadSteps(u64);
+
+impl LoadSteps {
+    /// The error when nothing is left.
+    fn spent(&self) -> String {
+        format!(
+            "what the preset computes while it loads (initial values, `range` tables) ran for more than {} steps in all",
+            crate::script::interp::MAX_STEPS
+        )
+    }
+}
+
 /// Evaluate the initial values of `state` and `var` (constant expressions) on an empty board.
-fn initial_values(preset: &mut Preset, inits: &[crate::script::ir::Code]) -> Result<(), Vec<Diagnostic>> {
+fn initial_values(
+    preset: &mut Preset,
+    inits: &[crate::script::ir::Code],
+    left: &mut LoadSteps,
+) -> Result<(), Vec<Diagnostic>> {
     let mut values = Vec::new();
     let mut diags = Vec::new();
     for code in inits {
-        match crate::script::hooks::constant(preset, code) {
+        let (result, used) = crate::script::hooks::constant_within(preset, code, left.0);
+        left.0 -= used;
+        match result {
             Ok(v) => values.push(v),
+            Err(_) if left.0 == 0 => {
+                diags.push(Diagnostic::new(code.span, left.spent()));
+                return Err(diags);
+            }
             Err(e) => {
                 diags.push(Diagnostic::new(e.span, e.message));
                 values.push(crate::script::Value::None);
@@ -787,11 +922,18 @@ fn initial_values(preset: &mut Preset, inits: &[crate::script::ir::Code]) -> Res
     if diags.is_empty() { Ok(()) } else { Err(diags) }
 }
 
-/// Evaluate each `range FN` once for every count of steps that can fit on the board.
-fn range_tables(preset: &Preset, names: &[Option<Name>]) -> Result<Vec<movement::RangeFn>, Vec<Diagnostic>> {
+/// Evaluate each `range FN` once for every count of steps that can fit on the board: each function
+/// once per preset, however many pieces use it, within the load's budget of steps (sixty pieces
+/// naming a slow function made sixty tables of full budgets each).
+fn range_tables(
+    preset: &Preset,
+    names: &[Option<Name>],
+    left: &mut LoadSteps,
+) -> Result<Vec<movement::RangeFn>, Vec<Diagnostic>> {
     let most = preset.geo.files.max(preset.geo.ranks);
     let mut diags = Vec::new();
     let mut out = Vec::new();
+    let mut tables: std::collections::HashMap<usize, Option<Vec<u8>>> = std::collections::HashMap::new();
     for name in names {
         let Some(name) = name else {
             out.push(None);
@@ -810,22 +952,41 @@ fn range_tables(preset: &Preset, names: &[Option<Name>]) -> Result<Vec<movement:
             out.push(None);
             continue;
         }
+        if let Some(table) = tables.get(&f) {
+            // Computed (or failed, and said so) for an earlier piece.
+            out.push(table.clone());
+            continue;
+        }
         let mut table = Vec::with_capacity(most + 1);
+        let mut failed = false;
         for n in 0..=most {
-            match crate::script::hooks::call(preset, f, vec![crate::script::Value::Int(n as i64)]) {
+            let args = vec![crate::script::Value::Int(n as i64)];
+            let (result, used) = crate::script::hooks::call_within(preset, f, args, left.0);
+            left.0 -= used;
+            match result {
                 Ok(crate::script::Value::Int(r)) => table.push(r.clamp(0, 255) as u8),
                 Ok(other) => {
                     let msg = format!("`{}({n})` gave {}, not a number of steps", name.node, other.type_name());
                     diags.push(Diagnostic::new(name.span, msg));
-                    break;
+                    failed = true;
+                }
+                Err(_) if left.0 == 0 => {
+                    let msg = format!("{} (`{}` runs once for each n from 0 to {most})", left.spent(), name.node);
+                    diags.push(Diagnostic::new(name.span, msg));
+                    return Err(diags);
                 }
                 Err(e) => {
                     diags.push(Diagnostic::new(e.span, e.message));
-                    break;
+                    failed = true;
                 }
             }
+            if failed {
+                break;
+            }
         }
-        out.push(Some(table));
+        let table = (!failed).then_some(table);
+        tables.insert(f, table.clone());
+        out.push(table);
     }
     if diags.is_empty() { Ok(out) } else { Err(diags) }
 }

@@ -22,6 +22,11 @@ impl Sources {
         SourceId((self.files.len() - 1) as u16)
     }
 
+    /// Keep the text of a file added empty once it is known to be fit to quote.
+    pub fn set_text(&mut self, id: SourceId, text: &str) {
+        self.files[id.0 as usize].text = text.to_string();
+    }
+
     pub fn get(&self, id: SourceId) -> &SourceFile {
         &self.files[id.0 as usize]
     }

@@ -45,6 +45,93 @@ pub struct Checks {
     pub said: Option<Vec<String>>,
 }
 
+/// The most a sample game's YAML may hold once its aliases are expanded: one unit per value, plus
+/// one per 8 bytes of text. A 1 MiB file without aliases stays far below it; a file that aliases a
+/// long list thousands of times (billions of values) is refused after this much work.
+pub const MAX_YAML_UNITS: u64 = 4_000_000;
+
+/// Parse a sample game's YAML, refusing a document whose aliases expand beyond [`MAX_YAML_UNITS`].
+pub fn parse_game(text: &str) -> Result<GameFile, String> {
+    use serde::de::DeserializeSeed;
+    let left = std::cell::Cell::new(MAX_YAML_UNITS);
+    // First a pass that only counts, stopping as soon as the budget is spent; then the real one.
+    Budget(&left).deserialize(serde_yaml::Deserializer::from_str(text)).map_err(|e| e.to_string())?;
+    serde_yaml::from_str(text).map_err(|e| e.to_string())
+}
+
+/// A visitor that walks any YAML value, charging it to the units left.
+#[derive(Clone, Copy)]
+struct Budget<'a>(&'a std::cell::Cell<u64>);
+
+impl Budget<'_> {
+    fn charge<E: serde::de::Error>(self, units: u64) -> Result<(), E> {
+        match self.0.get().checked_sub(units) {
+            Some(left) => {
+                self.0.set(left);
+                Ok(())
+            }
+            None => Err(E::custom(format!(
+                "the YAML holds more than {MAX_YAML_UNITS} values once its aliases are expanded"
+            ))),
+        }
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Budget<'_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Budget<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any YAML value")
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+        self.charge(1)
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+        self.charge(1)
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+        self.charge(1)
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+        self.charge(1)
+    }
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<(), E> {
+        self.charge(1 + v.len() as u64 / 8)
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        self.charge(1)
+    }
+    fn visit_none<E: serde::de::Error>(self) -> Result<(), E> {
+        self.charge(1)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.charge(1)?;
+        while seq.next_element_seed(self)?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.charge(1)?;
+        while map.next_key_seed(self)?.is_some() {
+            map.next_value_seed(self)?;
+        }
+        Ok(())
+    }
+    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+        use serde::de::VariantAccess;
+        let ((), variant) = data.variant_seed(self)?;
+        variant.newtype_variant_seed(self)
+    }
+}
+
 /// One failed game: the file, where in it, and why.
 #[derive(Debug, Clone)]
 pub struct Failure {
@@ -112,10 +199,10 @@ impl Runner {
     }
 
     pub fn run_file(&mut self, file: &Path) -> Result<(), Failure> {
-        let text = crate::presets::read_bounded(file).map_err(|e| Failure {
+        let text = crate::files::read_text(file).map_err(|e| Failure {
             file: file.to_path_buf(),
             at: "reading".into(),
-            why: e.map_or(format!("larger than {} bytes", crate::presets::MAX_PRESET_BYTES), |e| e.to_string()),
+            why: e.to_string(),
         })?;
         self.run_text(file, &text)
     }
@@ -123,7 +210,7 @@ impl Runner {
     /// Run a sample game's YAML text as if read from `file` (its preset path is relative to it).
     pub fn run_text(&mut self, file: &Path, text: &str) -> Result<(), Failure> {
         let fail = |at: &str, why: String| Failure { file: file.to_path_buf(), at: at.to_string(), why };
-        let g: GameFile = serde_yaml::from_str(text).map_err(|e| fail("yaml", e.to_string()))?;
+        let g = parse_game(text).map_err(|e| fail("yaml", e))?;
         let preset = self.preset(&g.preset, file).map_err(|e| fail("preset", e))?;
         let mut game = Game::new(preset, g.fen.as_deref(), g.seed).map_err(|e| fail("fen", e.to_string()))?;
         for (i, step) in g.steps.iter().enumerate() {
@@ -162,7 +249,7 @@ impl Runner {
         if let Some(p) = self.presets.get(&resolved) {
             return Ok(p.clone());
         }
-        let p = Arc::new(check::load(&resolved).map_err(|e| e.render())?);
+        let p = Arc::new(check::load_named(&resolved).map_err(|e| e.render())?);
         self.presets.insert(resolved, p.clone());
         Ok(p)
     }

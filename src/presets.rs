@@ -1,7 +1,7 @@
 //! The shipped presets, embedded in the binary so their names work from any directory.
 
 /// The largest preset file read; a preset is a page of script, not a data set.
-pub const MAX_PRESET_BYTES: u64 = 1 << 20;
+pub const MAX_PRESET_BYTES: u64 = crate::files::MAX_FILE_BYTES;
 
 const SHIPPED: &[(&str, &str)] = &[
     ("chess", include_str!("../presets/chess.preset")),
@@ -44,16 +44,6 @@ pub const NAMES: &[&str] = &{
     }
     names
 };
-
-/// Read a text file of at most [`MAX_PRESET_BYTES`]; `None` as the error when it is larger.
-/// Reads through a limit rather than trusting the file's size: `/dev/zero` or a pipe has none.
-pub fn read_bounded(path: &std::path::Path) -> Result<String, Option<std::io::Error>> {
-    use std::io::Read;
-    let mut text = String::new();
-    let file = std::fs::File::open(path).map_err(Some)?;
-    file.take(MAX_PRESET_BYTES + 1).read_to_string(&mut text).map_err(Some)?;
-    if text.len() as u64 > MAX_PRESET_BYTES { Err(None) } else { Ok(text) }
-}
 
 pub fn shipped(name: &str) -> Option<&'static str> {
     SHIPPED.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)

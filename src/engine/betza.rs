@@ -115,9 +115,9 @@ fn atom(c: char) -> Option<(&'static [(i32, i32)], bool)> {
     })
 }
 
-fn pos_index(chars: &[(usize, char)], byte: usize) -> usize {
-    chars.iter().position(|&(b, _)| b == byte).unwrap_or(chars.len())
-}
+/// Moves already parsed that a new one is compared with to drop repeats; past this many (far more
+/// than a real piece has) repeats are kept and the movement budget counts them.
+const MAX_DISTINCT_SCAN: usize = 64;
 
 /// Parse a whole Betza string such as `fmWfceFifmnD`.
 pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
@@ -139,6 +139,7 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
             i = next;
             continue;
         }
+        let at = i;
         let (pos, c) = *chars.get(i).ok_or_else(|| {
             err(
                 chars[start].0,
@@ -162,9 +163,14 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
             let digits: String = chars[num_start..i].iter().map(|x| x.1).collect();
             range = digits.parse().map_err(|_| err(chars[num_start].0, digits.len(), "range is too large"))?;
         }
-        let mods: Vec<(usize, char)> = chars[start..pos_index(&chars, pos)].to_vec();
+        // The modifiers are the letters from `start` to the atom (a slice: parsing stays linear).
+        let mods = &chars[start..at];
         for &b in bases {
-            out.push(modified(b, range, &mods)?);
+            let m = modified(b, range, mods)?;
+            // The same move twice (`WWWW...`, `fWfW...`) adds nothing but work for every position.
+            if out.len() > MAX_DISTINCT_SCAN || !out.contains(&m) {
+                out.push(m);
+            }
         }
     }
     Ok(out)

@@ -21,7 +21,7 @@ pub mod flag {
 }
 
 /// One direction of one move of a piece, in mailbox deltas.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Step {
     pub delta: i16,
     /// 1 = a leap; more = a rider of that range.
@@ -75,7 +75,7 @@ pub struct AttackTables {
 
 /// A path compiled for one square, for moves that are not one straight line (crooked, circular,
 /// multi-leg): the squares in order; the first `first_dest` must be empty and are never reached.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Ray {
     pub squares: Vec<Sq>,
     pub first_dest: u8,
@@ -154,13 +154,39 @@ pub struct Limits {
     pub pass_kinds: u64,
 }
 
+/// The load-time work of compiling one preset's movement: one unit per step of a straight move,
+/// per square a shaped move's path visits, and per square of every path kept (each side counted).
+/// A multi-leg move whose paths multiply at each leg (twenty sideways legs: 2^20 paths from every
+/// square) reaches it quickly and is refused instead of exhausting memory.
+pub const MAX_MOVEMENT_WORK: u64 = 4_000_000;
+
+/// What is left of [`MAX_MOVEMENT_WORK`]; once spent, the compilation stops at the next chance.
+struct Work {
+    left: u64,
+}
+
+impl Work {
+    /// Charge `n` units; false once the budget is spent.
+    #[inline]
+    fn spend(&mut self, n: u64) -> bool {
+        self.left = self.left.saturating_sub(n);
+        self.left > 0
+    }
+}
+
+/// The movement of piece kind `kind` (in declaration order) took more than [`MAX_MOVEMENT_WORK`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooMuchWork {
+    pub kind: usize,
+}
+
 pub fn compile(
     geo: &Geometry,
     kinds: &[Vec<BetzaMove>],
     limits: &[RangeFn],
     forward: BySide<Direction>,
     extra: &Limits,
-) -> Movement {
+) -> Result<Movement, TooMuchWork> {
     let mut m = Movement {
         ranges: vec![Vec::new()],
         regions: extra.regions.clone(),
@@ -173,6 +199,7 @@ pub fn compile(
     }
     let mut attacking: Vec<Vec<Step>> = Vec::new();
     let mut attacking_dirs: Vec<Vec<(i8, i8)>> = Vec::new();
+    let mut work = Work { left: MAX_MOVEMENT_WORK };
     let max_range = geo.files.max(geo.ranks).min(255) as u32;
     for side in Side::BOTH {
         for (kind, moves) in kinds.iter().enumerate() {
@@ -182,8 +209,17 @@ pub fn compile(
             for bm in moves.iter().filter(|bm| bm.shape != Shape::Straight) {
                 let flags = step(geo, bm, (1, 0), max_range).flags & !flag::CREATES_EP;
                 for &sq in &geo.squares {
-                    rays[sq as usize].extend(shaped_rays(geo, bm, forward[side], sq, max_range, flags));
+                    rays[sq as usize].extend(shaped_rays(geo, bm, forward[side], sq, max_range, flags, &mut work));
+                    if !work.spend(0) {
+                        return Err(TooMuchWork { kind });
+                    }
                 }
+            }
+            // The same path twice (a move written twice, or ranges that the board clamps alike)
+            // would be generated twice at every position.
+            for r in rays.iter_mut().filter(|r| r.len() > 1) {
+                let mut seen = std::collections::HashSet::new();
+                r.retain(|ray| seen.insert(ray.clone()));
             }
             if rays.iter().any(|r| !r.is_empty()) {
                 m.ray_pieces |= 1u128 << cell::piece(kind, side);
@@ -195,10 +231,18 @@ pub fn compile(
             let restricted = m.hop_limits.get(kind).is_some_and(|&(o, t)| o | t != 0);
             let mut only_attacks = Vec::new();
             let mut only_attack_dirs = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             for bm in moves.iter().filter(|bm| bm.shape == Shape::Straight) {
                 for &img in &bm.images {
+                    if !work.spend(1 + geo.cells as u64 * u64::from(limits.get(kind).is_some_and(Option::is_some))) {
+                        return Err(TooMuchWork { kind });
+                    }
                     let (ax, ay) = orient(img, forward[side]);
                     let mut s = step(geo, bm, (ax, ay), max_range);
+                    // `W1W2...W99999` on a board of 8: one step, not thousands alike.
+                    if !seen.insert((s, bm.attack_only)) {
+                        continue;
+                    }
                     if let Some(Some(table)) = limits.get(kind)
                         && s.range > 1
                         && m.ranges.len() < 256
@@ -240,7 +284,7 @@ pub fn compile(
             }
         }
     }
-    m
+    Ok(m)
 }
 
 fn step(geo: &Geometry, bm: &BetzaMove, (ax, ay): (i32, i32), max_range: u32) -> Step {
@@ -290,7 +334,15 @@ fn step(geo: &Geometry, bm: &BetzaMove, (ax, ay): (i32, i32), max_range: u32) ->
 }
 
 /// The paths of a crooked, circular or multi-leg move from one square.
-fn shaped_rays(geo: &Geometry, bm: &BetzaMove, dir: Direction, from: Sq, max: u32, flags: u8) -> Vec<Ray> {
+fn shaped_rays(
+    geo: &Geometry,
+    bm: &BetzaMove,
+    dir: Direction,
+    from: Sq,
+    max: u32,
+    flags: u8,
+    work: &mut Work,
+) -> Vec<Ray> {
     let imgs: Vec<(i32, i32)> = bm.images.iter().map(|&i| orient(i, dir)).collect();
     let range = if bm.range == 0 || bm.range > max { max } else { bm.range };
     let start = (geo.file(from) as i32, geo.rank(from) as i32);
@@ -306,6 +358,7 @@ fn shaped_rays(geo: &Geometry, bm: &BetzaMove, dir: Direction, from: Sq, max: u3
                 _ => break,
             }
         }
+        work.spend(1 + 2 * squares.len() as u64);
         if !squares.is_empty() {
             out.push(Ray { squares, first_dest: 0, flags });
         }
@@ -343,7 +396,7 @@ fn shaped_rays(geo: &Geometry, bm: &BetzaMove, dir: Direction, from: Sq, max: u3
                     at = (at.0 + d.0, at.1 + d.1);
                     let Some(sq) = geo.square_checked(at.0, at.1) else { break };
                     path.push(sq);
-                    later_legs(geo, &legs, &mut path.clone(), at, d, k, max, flags, &mut out);
+                    later_legs(geo, &legs, &mut path.clone(), at, d, k, max, flags, &mut out, work);
                 }
             }
         }
@@ -364,6 +417,7 @@ fn later_legs(
     max: u32,
     flags: u8,
     out: &mut Vec<Ray>,
+    work: &mut Work,
 ) {
     let Some((leg, rest)) = legs.split_first() else { return };
     let steps = if leg.same_count {
@@ -379,14 +433,17 @@ fn later_legs(
         for k in 1..=steps {
             cur = (cur.0 + d.0, cur.1 + d.1);
             let Some(sq) = geo.square_checked(cur.0, cur.1) else { break };
+            if !work.spend(1) {
+                return;
+            }
             path.push(sq);
             if !rest.is_empty() {
-                later_legs(geo, rest, path, cur, d, count, max, flags, out);
-            } else if leg.same_count && k == steps {
+                later_legs(geo, rest, path, cur, d, count, max, flags, out, work);
+            } else if leg.same_count && k == steps && work.spend(1 + path.len() as u64) {
                 out.push(Ray { squares: path.clone(), first_dest: (path.len() - 1) as u8, flags });
             }
         }
-        if rest.is_empty() && !leg.same_count && path.len() > base {
+        if rest.is_empty() && !leg.same_count && path.len() > base && work.spend(1 + path.len() as u64) {
             out.push(Ray { squares: path.clone(), first_dest: base as u8, flags });
         }
         path.truncate(base);

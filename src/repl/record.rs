@@ -1,7 +1,7 @@
 //! Games kept and brought back: the numbered history, `save` and `open` as sample-game YAML, `reload`.
 
 use crate::game::Game;
-use crate::games::{self, GameFile, Step};
+use crate::games::{self, Step};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -142,30 +142,24 @@ fn preset_reference(origin: &str, file: &Path) -> String {
     preset.strip_prefix(&dir).unwrap_or(&preset).display().to_string()
 }
 
-/// Write the game to `file` atomically: a temporary file beside it, then a rename.
+/// Write the game to `file` atomically and safely ([`crate::files::write_text`]).
 pub fn save(game: &mut Game, file: &Path) -> Result<String, String> {
     let text = yaml(game, file)?;
-    let name = file.file_name().ok_or_else(|| format!("{} is not a file name", file.display()))?;
-    let tmp = file.with_file_name(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    let written = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, file));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(format!("cannot write {}: {e}", file.display()));
-    }
+    crate::files::write_text(file, &text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
     Ok(format!("saved {} to {}", turns(turn_texts(game).len()), file.display()))
 }
 
 /// Replay a sample game: its `play` steps, from its FEN; then say whether its `expect` holds.
 pub fn open(file: &Path) -> Result<(Game, String), String> {
     let at = |why: String| format!("{}: {why}", file.display());
-    let text = std::fs::read_to_string(file).map_err(|e| at(e.to_string()))?;
-    let g: GameFile = serde_yaml::from_str(&text).map_err(|e| at(e.to_string()))?;
+    let text = crate::files::read_text(file).map_err(|e| at(e.to_string()))?;
+    let g = games::parse_game(&text).map_err(at)?;
     let spec = if crate::presets::shipped(&g.preset).is_some() {
         g.preset.clone()
     } else {
         file.parent().unwrap_or(Path::new(".")).join(&g.preset).display().to_string()
     };
-    let preset = super::load(&spec).map_err(|e| super::load_error_line(&e))?;
+    let preset = crate::check::load_named(&spec).map(std::sync::Arc::new).map_err(|e| super::load_error_line(&e))?;
     let mut game = Game::new(preset, g.fen.as_deref(), g.seed).map_err(|e| at(e.to_string()))?;
     let plays: Vec<String> =
         g.steps.iter().filter_map(|s| if let Step::Play(t) = s { Some(t.clone()) } else { None }).collect();

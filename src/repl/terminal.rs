@@ -2,7 +2,7 @@
 
 use super::{Repl, Style, complete, draw};
 use crate::game::Game;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
 /// Run the REPL on stdin: line editing on a terminal, plain lines from a pipe. `ascii` turns glyphs off.
@@ -22,12 +22,31 @@ fn utf8_locale() -> bool {
     })
 }
 
+/// The longest line the piped REPL reads; the rest of a longer line is skipped.
+const MAX_LINE: u64 = crate::files::MAX_FILE_BYTES;
+
 fn run_piped(repl: &mut Repl) -> std::io::Result<()> {
-    let stdin = std::io::stdin();
+    let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let line = line?;
-        match repl.execute_guarded(&line) {
+    let mut buf = Vec::new();
+    for number in 1.. {
+        buf.clear();
+        if (&mut input).take(MAX_LINE + 1).read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        if buf.last() != Some(&b'\n') && buf.len() as u64 > MAX_LINE {
+            skip_line(&mut input)?;
+            writeln!(out, "error: line {number} is longer than {MAX_LINE} bytes; it is skipped")?;
+            continue;
+        }
+        let bytes = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+        // A line that is not UTF-8 is one bad line, not the end of the session.
+        let Ok(line) = std::str::from_utf8(bytes) else {
+            writeln!(out, "error: line {number} is not UTF-8 text; it is skipped")?;
+            continue;
+        };
+        match repl.execute_guarded(line) {
             Ok(s) if s.is_empty() => {}
             Ok(s) => writeln!(out, "{s}")?,
             Err(e) => writeln!(out, "error: {e}")?,
@@ -37,6 +56,17 @@ fn run_piped(repl: &mut Repl) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Read and drop the rest of a line, a bounded piece at a time.
+fn skip_line(input: &mut impl BufRead) -> std::io::Result<()> {
+    let mut scrap = Vec::new();
+    loop {
+        scrap.clear();
+        if input.take(1 << 16).read_until(b'\n', &mut scrap)? == 0 || scrap.last() == Some(&b'\n') {
+            return Ok(());
+        }
+    }
 }
 
 type Editor = rustyline::Editor<complete::Helper, rustyline::history::FileHistory>;

@@ -177,15 +177,46 @@ pub fn call(preset: &Preset, f: usize, args: Vec<Value>) -> Result<Value, Script
     }
 }
 
-/// Evaluate a constant expression (an initial value, a FEN state value) on an empty board.
-pub fn constant(preset: &Preset, code: &super::ir::Code) -> Result<Value, ScriptError> {
-    let body = Body {
+/// As [`call`], with at most `steps` steps (of [`super::interp::MAX_STEPS`]): what a preset computes
+/// at load shares one budget. Also returns the steps it took (all of them when it ran out).
+pub fn call_within(preset: &Preset, f: usize, args: Vec<Value>, steps: u64) -> (Result<Value, ScriptError>, u64) {
+    run_within(preset, &preset.script.funcs[f], args, steps)
+}
+
+/// As [`constant`], with at most `steps` steps, as [`call_within`].
+pub fn constant_within(preset: &Preset, code: &super::ir::Code, steps: u64) -> (Result<Value, ScriptError>, u64) {
+    run_within(preset, &constant_body(code), Vec::new(), steps)
+}
+
+fn run_within(preset: &Preset, body: &Body, args: Vec<Value>, steps: u64) -> (Result<Value, ScriptError>, u64) {
+    let mut pos = Position::empty(preset);
+    let mut it = Interp::new(preset, &mut pos, &body.name);
+    let before = super::interp::MAX_STEPS.saturating_sub(steps);
+    it.steps = before;
+    let result = match it.run(body, args) {
+        Ok(Outcome::Done(v)) => Ok(v),
+        Ok(Outcome::Rejected(r)) => {
+            Err(ScriptError::new(body.span, format!("`reject \"{r}\"` in a function run at load time")))
+        }
+        Err(e) => Err(e),
+    };
+    let used = it.steps.saturating_sub(before).min(steps);
+    (result, used)
+}
+
+fn constant_body(code: &super::ir::Code) -> Body {
+    Body {
         name: "an initial value".into(),
         params: 0,
         locals: 0,
         ops: vec![super::ir::Op::new(super::ir::St::Return(Some(code.clone())), code.span)],
         span: code.span,
-    };
+    }
+}
+
+/// Evaluate a constant expression (an initial value, a FEN state value) on an empty board.
+pub fn constant(preset: &Preset, code: &super::ir::Code) -> Result<Value, ScriptError> {
+    let body = constant_body(code);
     let mut pos = Position::empty(preset);
     value(preset, &mut pos, &body, Side::White)
 }

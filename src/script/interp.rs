@@ -96,7 +96,8 @@ pub struct Interp<'a> {
     /// The game's seeded numbers, only while a setup is drawn (`on setup`): play stays deterministic.
     pub rng: Option<&'a mut crate::rng::Rng>,
     pub(super) where_: &'a str,
-    steps: u64,
+    /// Steps taken so far; set higher before a run to give it less than [`MAX_STEPS`] (load-time work).
+    pub(super) steps: u64,
     depth: u32,
     pub(super) mem: usize,
     /// The loops running, innermost last: a runaway script is reported at its loop.
