@@ -77,11 +77,12 @@ impl Game {
             Some(f) => f.to_string(),
             None => setup::draw(&preset, seed)?,
         };
-        // Record the seed a drawn setup came from, so that a saved game names it.
+        // Record the seed a drawn setup came from, so that a saved game names it; a game whose setup
+        // is not drawn keeps no seed, so none leaks into a saved game or the next preset loaded.
         let seed = if fen.is_none() && preset.script.hooks.setup.is_some() {
             Some(seed.unwrap_or(setup::DEFAULT_SEED))
         } else {
-            seed
+            None
         };
         let pos = fen::parse(&preset, &start)?;
         Ok(Game { preset, pos, start_fen: start, seed, played: Vec::new(), declared: None })

@@ -1,7 +1,8 @@
 //! Golden REPL transcripts: each tests/repl/NAME.txt is a session, lines `> INPUT` followed by what the
 //! REPL answered; the test replays the inputs and compares the whole text.
 //! The first line names the game: `# play PRESET [--seed N] [--fen FEN] [--board]` (`--board`: the
-//! board is drawn after each turn, in plain letters, as on a terminal without colour).
+//! board is drawn after each turn, in plain letters, as on a terminal without colour; `--glyphs`:
+//! with chess glyphs for the FIDE pieces).
 //! `HERALD_BLESS=1 cargo test --test transcripts` rewrites the files from what the REPL says now.
 
 use herald::game::Game;
@@ -13,20 +14,21 @@ fn start(header: &str) -> Result<Repl, String> {
     let ["play", preset, rest @ ..] = words.as_slice() else {
         return Err(format!("the first line must be `# play PRESET ...`, not `{header}`"));
     };
-    let (mut seed, mut fen, mut board) = (None, None, false);
+    let (mut seed, mut fen, mut board, mut glyphs) = (None, None, false, false);
     let mut it = rest.iter();
     while let Some(w) = it.next() {
         match *w {
             "--seed" => seed = it.next().and_then(|s| s.parse().ok()),
             "--fen" => fen = Some(it.by_ref().copied().collect::<Vec<_>>().join(" ")),
             "--board" => board = true,
+            "--glyphs" => glyphs = true,
             other => return Err(format!("unknown option `{other}` in `{header}`")),
         }
     }
     let preset = herald::repl::load(preset).map_err(|e| e.render())?;
     let mut repl = Repl::new(Game::new(preset, fen.as_deref(), seed).map_err(|e| e.to_string())?);
     repl.verbose = board;
-    repl.style = Style { colour: false, glyphs: false };
+    repl.style = Style { colour: false, glyphs };
     Ok(repl)
 }
 
@@ -75,4 +77,23 @@ fn transcripts_match_golden_files() {
         }
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+/// A game of a preset whose setup is not drawn names no seed when saved, whatever came before it.
+#[test]
+fn a_saved_game_names_only_the_seed_it_was_drawn_from() {
+    let dir = std::env::temp_dir().join(format!("herald-transcripts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    let mut repl = start("# play universal --seed 2").expect("universal loads");
+    let saved = |repl: &mut Repl, name: &str| {
+        let file = dir.join(name);
+        repl.execute(&format!("save {}", file.display())).expect("saved");
+        std::fs::read_to_string(&file).expect("written")
+    };
+    assert!(saved(&mut repl, "universal.yaml").contains("\nseed: 2\n"));
+    repl.execute("load maidens").expect("maidens loads");
+    assert!(!saved(&mut repl, "maidens.yaml").contains("seed"));
+    repl.execute("load universal").expect("universal loads");
+    assert!(saved(&mut repl, "universal-again.yaml").contains("\nseed: 1\n"));
+    let _ = std::fs::remove_dir_all(&dir);
 }
