@@ -10,7 +10,7 @@ use crate::engine::zobrist::Zobrist;
 use crate::preset::{Castle, EndRule, Kind, MaterialPattern as Pattern, Preset, Promotion};
 use crate::script::compile::{Compiler, Decls};
 use crate::syntax::ast::*;
-use crate::syntax::parse::parse_preset;
+use crate::syntax::parse::parse_preset_recovering;
 use crate::syntax::{Span, Spanned};
 use indexmap::IndexMap;
 use std::path::{Path, PathBuf};
@@ -45,11 +45,34 @@ pub fn load(spec: &str) -> Result<Preset, LoadError> {
         }
     };
     let decls = gather(&display, &text, dir, &mut sources, &mut diags, &mut Vec::new());
-    if !diags.is_empty() {
+    check_after(display, decls, sources, diags)
+}
+
+/// Check what was gathered, after syntax errors too: every error is reported at once, except
+/// those about a word of the text the syntax errors skipped (they follow from them).
+fn check_after(
+    display: String,
+    decls: Vec<Decl>,
+    sources: Sources,
+    mut diags: Vec<Diagnostic>,
+) -> Result<Preset, LoadError> {
+    // A preset it extends did not load: what this one lacks would be guesswork.
+    if diags.len() > sources.syntax_errors {
         return Err(LoadError { sources, diagnostics: diags });
     }
-    let preset = Checker { diags: Vec::new() }.build(display, decls, sources);
-    preset.map_err(|(sources, diagnostics)| LoadError { sources, diagnostics })
+    let checker = Checker { diags: Vec::new() };
+    match checker.build(display, decls, sources) {
+        Ok(preset) if diags.is_empty() => Ok(preset),
+        Ok(preset) => Err(LoadError { sources: preset.sources, diagnostics: diags }),
+        Err((sources, more)) => {
+            let follows = |d: &Diagnostic| {
+                let m = &d.message;
+                sources.skipped_words.iter().any(|w| m.contains(&format!("`{w}`")) || m.contains(&format!("`{w} ")))
+            };
+            diags.extend(more.into_iter().filter(|d| !follows(d)));
+            Err(LoadError { sources, diagnostics: diags })
+        }
+    }
 }
 
 /// Load a preset from text (for tests and the REPL), as if read from `path`.
@@ -58,12 +81,7 @@ pub fn load_text(path: &str, text: &str) -> Result<Preset, LoadError> {
     let mut diags = Vec::new();
     let dir = Path::new(path).parent().map(Path::to_path_buf);
     let decls = gather(path, text, dir, &mut sources, &mut diags, &mut Vec::new());
-    if !diags.is_empty() {
-        return Err(LoadError { sources, diagnostics: diags });
-    }
-    Checker { diags: Vec::new() }
-        .build(path.to_string(), decls, sources)
-        .map_err(|(sources, diagnostics)| LoadError { sources, diagnostics })
+    check_after(path.to_string(), decls, sources, diags)
 }
 
 /// A shipped name or a path: (name to show, text, directory for relative `extends`).
@@ -102,13 +120,11 @@ fn gather(
     chain: &mut Vec<String>,
 ) -> Vec<Decl> {
     let id = sources.add(display, text);
-    let ast = match parse_preset(id, text) {
-        Ok(a) => a,
-        Err(d) => {
-            diags.push(d);
-            return Vec::new();
-        }
-    };
+    let recovered = parse_preset_recovering(id, text);
+    sources.skipped_words.extend(recovered.skipped_words);
+    sources.syntax_errors += recovered.diagnostics.len();
+    diags.extend(recovered.diagnostics);
+    let ast = recovered.ast;
     chain.push(display.to_string());
     let mut out = Vec::new();
     for decl in ast.decls {
@@ -244,6 +260,9 @@ impl Checker {
         let whole = Span::new(crate::syntax::SourceId(0), 0, 0);
         let m = merge(decls);
         let geo = self.geometry(&m, whole);
+        // The setup's board can be read when the board is sound and the pieces fit the cell codes,
+        // whatever else is wrong (a piece whose moves did not parse keeps its labels, with no moves).
+        let board_ok = self.diags.is_empty() && m.board.is_some() && m.pieces.len() <= cell::MAX_KINDS;
         let forward = BySide::new(m.sides[0].unwrap_or(Direction::Up), m.sides[1].unwrap_or(Direction::Down));
         let (kinds, moves) = self.kinds(&m, whole);
         let lookup = Lookup { geo: &geo, kinds: &kinds };
@@ -259,9 +278,10 @@ impl Checker {
         if setup.is_none() {
             self.err(whole, "the preset has no `setup`: give the start position as a FEN");
         }
-        if !self.diags.is_empty() {
+        if !self.diags.is_empty() && !board_ok {
             return Err((sources, self.diags));
         }
+        let had_setup = setup.is_some();
         // Castling pieces' virgin marks are not hashed: the castling rights they add up to are
         // (`Position::castle_rights`), so that the same FEN always hashes the same.
         let irreversible = moves.iter().map(|ms| ms.iter().all(|b| b.images.iter().all(|&(_, dy)| dy > 0))).collect();
@@ -292,6 +312,12 @@ impl Checker {
             setup_cells: Vec::new(),
             script,
         };
+        if !self.diags.is_empty() {
+            if had_setup && let Err(e) = fen::parse_board_only(&preset, &setup.node) {
+                self.err(setup.span, format!("bad setup: {e}"));
+            }
+            return Err((preset.sources, self.diags));
+        }
         if let Err(diags) = initial_values(&mut preset, &inits) {
             return Err((preset.sources, diags));
         }
