@@ -42,3 +42,29 @@ fn the_hook_examples_load() {
     let mut game = herald::game::Game::new(std::sync::Arc::new(preset), None, None).expect("setup");
     assert!(game.legal_texts().is_ok());
 }
+
+/// grammar/README.md's table of crooked, circular and multi-leg examples: each piece alone on an
+/// empty board reaches exactly the squares the table lists from a1.
+#[test]
+fn the_shaped_move_examples_hold() {
+    let doc = include_str!("../grammar/README.md");
+    let from = doc.find("| moves | board | reaches from a1 |").expect("the table is there");
+    let rows: Vec<&str> = doc[from..].lines().skip(2).take_while(|l| l.starts_with('|')).collect();
+    assert!(rows.len() >= 4, "the examples cover z, q, [..] and =");
+    for row in rows {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let (moves, board, squares) = (cells[1].trim_matches('`'), cells[2], cells[3]);
+        let (files, ranks) = board.split_once(" x ").expect("FILES x RANKS");
+        let (files, ranks): (usize, usize) = (files.parse().expect("files"), ranks.parse().expect("ranks"));
+        let rank = |n: usize| if n == 0 { String::new() } else { n.to_string() };
+        let fen: Vec<String> = (0..ranks)
+            .map(|r| if r + 1 == ranks { format!("X{}", rank(files - 1)) } else { files.to_string() })
+            .collect();
+        let text = format!("board {board}\npiece Walker X moves \"{moves}\"\nsetup \"{} w - - 0 1\"\n", fen.join("/"));
+        let preset = herald::check::load_text("example.preset", &text).unwrap_or_else(|e| panic!("{}", e.render()));
+        let mut game = herald::game::Game::new(std::sync::Arc::new(preset), None, None).expect("setup");
+        let got: Vec<String> =
+            game.legal_texts().expect("legal turns").iter().map(|t| t.replace("X a1-", "")).collect();
+        assert_eq!(got.join(" "), squares, "`{moves}` on {board}");
+    }
+}
