@@ -1,4 +1,4 @@
-//! The `herald` command line (CONTRACTS.md section 1): argument parsing and exit codes only.
+//! The `herald` command line (docs/formats.md): argument parsing and exit codes only.
 
 use clap::{Parser, Subcommand};
 use herald::game::Game;

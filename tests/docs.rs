@@ -68,3 +68,69 @@ fn the_shaped_move_examples_hold() {
         assert_eq!(got.join(" "), squares, "`{moves}` on {board}");
     }
 }
+
+/// Every Markdown file of the repository (not under target/, fuzz/corpus/ or .git/).
+fn markdown_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("a readable folder") {
+        let path = entry.expect("a directory entry").path();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if path.is_dir() {
+            if !matches!(name.as_str(), "target" | ".git" | "corpus" | "artifacts") {
+                markdown_files(&path, out);
+            }
+        } else if name.ends_with(".md") {
+            out.push(path);
+        }
+    }
+}
+
+/// The targets of a Markdown text's inline links, `[text](target)`.
+fn link_targets(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("](") {
+        rest = &rest[i + 2..];
+        if let Some(end) = rest.find(')') {
+            out.push(rest[..end].trim().to_string());
+        }
+    }
+    out
+}
+
+/// A clone alone is enough: no Markdown file links outside the repository (`../shared`, an
+/// absolute path) or to a repository file that does not exist.
+#[test]
+fn markdown_links_stay_inside_the_repository_and_resolve() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).canonicalize().expect("the repository");
+    let mut files = Vec::new();
+    markdown_files(&root, &mut files);
+    assert!(files.iter().any(|f| f.ends_with("README.md")) && files.iter().any(|f| f.ends_with("docs/formats.md")));
+    let mut bad = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("readable Markdown");
+        let shown = file.strip_prefix(&root).unwrap_or(file).display().to_string();
+        if text.contains("../shared") || text.contains("CONTRACTS.md") {
+            bad.push(format!("{shown}: names a file outside the repository (../shared, CONTRACTS.md)"));
+        }
+        for target in link_targets(&text) {
+            if target.starts_with("http://") || target.starts_with("https://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let path = target.split('#').next().unwrap_or_default();
+            if path.is_empty() {
+                continue;
+            }
+            if path.starts_with('/') || path.starts_with('~') {
+                bad.push(format!("{shown}: `{target}` is an absolute path"));
+                continue;
+            }
+            let dir = file.parent().expect("a file has a folder");
+            match dir.join(path).canonicalize() {
+                Ok(p) if p.starts_with(&root) => {}
+                Ok(_) => bad.push(format!("{shown}: `{target}` is outside the repository")),
+                Err(_) => bad.push(format!("{shown}: `{target}` does not exist")),
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

@@ -1,4 +1,4 @@
-//! Move notation (CONTRACTS.md section 3): canonical output, Game Courier's full notation and short algebraic input.
+//! Move notation (docs/formats.md): canonical output, Game Courier's full notation and short algebraic input.
 
 use super::board::{Sq, cell};
 use super::position::{Move, Position, mflag};

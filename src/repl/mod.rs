@@ -168,7 +168,7 @@ pub fn status(game: &mut Game) -> Result<String, crate::game::MoveError> {
     ))
 }
 
-/// Perft output as CONTRACTS.md section 1 fixes it.
+/// Perft output as docs/formats.md fixes it.
 pub fn perft_report(game: &mut Game, depth: usize, divide: bool) -> Result<String, String> {
     perft_report_with(game, depth, divide, true)
 }
