@@ -10,7 +10,7 @@ use crate::engine::zobrist::Zobrist;
 use crate::preset::{Castle, EndRule, Kind, MaterialPattern as Pattern, Preset, Promotion};
 use crate::script::compile::{Compiler, Decls};
 use crate::syntax::ast::*;
-use crate::syntax::parse::parse_preset;
+use crate::syntax::parse::{parse_preset, parse_preset_recovering};
 use crate::syntax::script::PartKind;
 use crate::syntax::{Span, Spanned};
 use indexmap::IndexMap;
@@ -84,12 +84,26 @@ pub fn load_text(path: &str, text: &str) -> Result<Preset, LoadError> {
     finish(path.to_string(), decls, g)
 }
 
+/// Check what was gathered, after syntax errors too: every error is reported at once, except
+/// those about a word of the text the syntax errors skipped (they follow from them).
 fn finish(display: String, decls: Vec<Decl>, g: Gather) -> Result<Preset, LoadError> {
-    if !g.diags.is_empty() {
-        return Err(LoadError::bounded(g.sources, g.diags));
+    let Gather { sources, mut diags, .. } = g;
+    // A preset it extends did not load: what this one lacks would be guesswork.
+    if diags.len() > sources.syntax_errors {
+        return Err(LoadError::bounded(sources, diags));
     }
-    let preset = Checker { diags: Vec::new() }.build(display, decls, g.sources);
-    preset.map_err(|(sources, diagnostics)| LoadError::bounded(sources, diagnostics))
+    match (Checker { diags: Vec::new() }).build(display, decls, sources) {
+        Ok(preset) if diags.is_empty() => Ok(preset),
+        Ok(preset) => Err(LoadError::bounded(preset.sources, diags)),
+        Err((sources, more)) => {
+            let follows = |d: &Diagnostic| {
+                let m = &d.message;
+                sources.skipped_words.iter().any(|w| m.contains(&format!("`{w}`")) || m.contains(&format!("`{w} ")))
+            };
+            diags.extend(more.into_iter().filter(|d| !follows(d)));
+            Err(LoadError::bounded(sources, diags))
+        }
+    }
 }
 
 impl LoadError {
@@ -154,13 +168,11 @@ impl Gather {
     fn gather(&mut self, file: Read) -> Vec<Decl> {
         self.loads += 1;
         let id = self.sources.add(file.display.as_str(), file.text.as_str());
-        match parse_preset(id, &file.text) {
-            Ok(ast) => self.splice(ast, file),
-            Err(d) => {
-                self.diags.push(d);
-                Vec::new()
-            }
-        }
+        let recovered = parse_preset_recovering(id, &file.text);
+        self.sources.skipped_words.extend(recovered.skipped_words);
+        self.sources.syntax_errors += recovered.diagnostics.len();
+        self.diags.extend(recovered.diagnostics);
+        self.splice(recovered.ast, file)
     }
 
     /// As [`Gather::gather`] for a file that something other than the user named: if it does not
@@ -344,6 +356,9 @@ impl Checker {
         let whole = Span::new(crate::syntax::SourceId(0), 0, 0);
         let m = merge(decls);
         let geo = self.geometry(&m, whole);
+        // The setup's board can be read when the board is sound and the pieces fit the cell codes,
+        // whatever else is wrong (a piece whose moves did not parse keeps its labels, with no moves).
+        let board_ok = self.diags.is_empty() && m.board.is_some() && m.pieces.len() <= cell::MAX_KINDS;
         let forward = BySide::new(m.sides[0].unwrap_or(Direction::Up), m.sides[1].unwrap_or(Direction::Down));
         let (kinds, moves, within) = self.kinds(&m, whole);
         let lookup = Lookup { geo: &geo, kinds: &kinds };
@@ -378,9 +393,10 @@ impl Checker {
         if setup.is_none() {
             self.err(whole, "the preset has no `setup`: give the start position as a FEN");
         }
-        if !self.diags.is_empty() {
+        if !self.diags.is_empty() && !board_ok {
             return Err((sources, self.diags));
         }
+        let had_setup = setup.is_some();
         // Castling pieces' virgin marks are not hashed: the castling rights they add up to are
         // (`Position::castle_rights`), so that the same FEN always hashes the same.
         // Moves of pieces that only go forward reset the move-limit count; without a move limit
@@ -441,6 +457,12 @@ impl Checker {
             setup_cells: Vec::new(),
             script,
         };
+        if !self.diags.is_empty() {
+            if had_setup && let Err(e) = fen::parse_board_only(&preset, &setup.node) {
+                self.err(setup.span, format!("bad setup: {e}"));
+            }
+            return Err((preset.sources, self.diags));
+        }
         let mut left = LoadSteps(crate::script::interp::MAX_STEPS);
         if let Err(diags) = initial_values(&mut preset, &inits, &mut left) {
             return Err((preset.sources, diags));

@@ -14,6 +14,10 @@ pub struct SourceFile {
 #[derive(Clone, Debug, Default)]
 pub struct Sources {
     files: Vec<SourceFile>,
+    /// The words of text skipped after syntax errors: later errors about them are not reported.
+    pub skipped_words: Vec<String>,
+    /// How many of the gathering's diagnostics are syntax errors (the checker runs after those, not after others).
+    pub syntax_errors: usize,
 }
 
 impl Sources {

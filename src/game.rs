@@ -34,6 +34,9 @@ pub enum MoveError {
     Castle { turn: String, why: String },
     #[error("`{text}` is ambiguous here: it could be {options}")]
     Ambiguous { text: String, options: String },
+    /// Legal as the beginning of a turn that goes on with more parts.
+    #[error("`{text}` needs another part here: the turn goes on as {options}")]
+    Incomplete { text: String, options: String },
     #[error("`{0}` is not a legal turn here")]
     Illegal(String),
     #[error("no {side} {label} can move to {to}")]
@@ -74,11 +77,12 @@ impl Game {
             Some(f) => f.to_string(),
             None => setup::draw(&preset, seed)?,
         };
-        // Record the seed a drawn setup came from, so that a saved game names it.
+        // Record the seed a drawn setup came from, so that a saved game names it; a game whose setup
+        // is not drawn keeps no seed, so none leaks into a saved game or the next preset loaded.
         let seed = if fen.is_none() && preset.script.hooks.setup.is_some() {
             Some(seed.unwrap_or(setup::DEFAULT_SEED))
         } else {
-            seed
+            None
         };
         let pos = fen::parse(&preset, &start)?;
         Ok(Game { preset, pos, start_fen: start, seed, played: Vec::new(), declared: None })
@@ -214,10 +218,7 @@ impl Game {
         let legal = self.turns()?;
         let found = match typed {
             Typed::Full(parts) => self.match_full(parts, &legal),
-            Typed::Short(s) => {
-                let singles: Vec<_> = legal.iter().filter_map(|t| t.only_move()).collect();
-                notation::match_short(&self.preset, &self.pos, s, &singles).into_iter().map(Turn::single).collect()
-            }
+            Typed::Short(s) => self.match_short(s, &legal),
         };
         match found.len() {
             1 => Ok(found[0]),
@@ -225,9 +226,43 @@ impl Game {
             _ => {
                 let mut options: Vec<String> = found.iter().map(|t| format!("`{}`", self.text(t))).collect();
                 options.sort();
-                Err(MoveError::Ambiguous { text: text.trim().to_string(), options: options.join(" or ") })
+                let typed_len = match typed {
+                    Typed::Full(parts) => parts.len(),
+                    Typed::Short(_) => 1,
+                };
+                let text = text.trim().to_string();
+                let options = options.join(" or ");
+                if found.iter().all(|t| t.parts().len() > typed_len) {
+                    return Err(MoveError::Incomplete { text, options });
+                }
+                Err(MoveError::Ambiguous { text, options })
             }
         }
+    }
+
+    /// Legal turns that a short move names: the one-move turns it names, else every turn whose first
+    /// part is a move it names (the parts after it left out, as in full notation).
+    fn match_short(&self, s: &str, legal: &[Turn]) -> Vec<Turn> {
+        let singles: Vec<_> = legal.iter().filter_map(|t| t.only_move()).collect();
+        let exact = notation::match_short(&self.preset, &self.pos, s, &singles);
+        if !exact.is_empty() {
+            return exact.into_iter().map(Turn::single).collect();
+        }
+        let mut firsts: Vec<_> = legal
+            .iter()
+            .filter_map(|t| match t.parts().first() {
+                Some(TurnPart::Move(m)) => Some(*m),
+                _ => None,
+            })
+            .collect();
+        firsts.sort_unstable_by_key(|m| (m.from, m.to, m.promo, m.flags));
+        firsts.dedup();
+        let named = notation::match_short(&self.preset, &self.pos, s, &firsts);
+        legal
+            .iter()
+            .filter(|t| matches!(t.parts().first(), Some(TurnPart::Move(m)) if named.contains(m)))
+            .copied()
+            .collect()
     }
 
     /// Legal turns that typed parts name: exact matches, else those they begin (forced parts left out).

@@ -1,4 +1,4 @@
-//! Sample games (CONTRACTS.md section 4): YAML files that play turns and check positions; shared by `herald test` and `cargo test`.
+//! Sample games (docs/formats.md): YAML files that play turns and check positions; shared by `herald test` and `cargo test`.
 
 use crate::check;
 use crate::game::Game;

@@ -1,4 +1,4 @@
-//! The `herald` command line (CONTRACTS.md section 1): argument parsing and exit codes only.
+//! The `herald` command line (docs/formats.md): argument parsing and exit codes only.
 
 use clap::{Parser, Subcommand};
 use herald::game::Game;
@@ -132,7 +132,13 @@ fn main() -> ExitCode {
 
 fn load_game(preset: &str, fen: Option<&str>, seed: Option<u64>) -> Result<Game, Fail> {
     let p = repl::load(preset).map_err(|e| Fail(first_lines(&e)))?;
-    Game::new(p, fen, seed).map_err(|e| Fail(e.to_string()))
+    let game = Game::new(p, fen, seed).map_err(|e| Fail(e.to_string()))?;
+    if fen.is_some() {
+        for w in herald::engine::sanity::warnings(&game.preset, &game.pos) {
+            eprintln!("warning: --fen: {w}");
+        }
+    }
+    Ok(game)
 }
 
 /// Each diagnostic's headline, without the quoted source (stderr gets one line per problem).
@@ -143,7 +149,16 @@ fn first_lines(e: &check::LoadError) -> String {
 fn reach(p: &Position) -> Result<Game, Fail> {
     let mut game = load_game(&p.preset, p.fen.as_deref(), p.seed)?;
     for turn in p.play.iter().flat_map(|s| s.split('|')).map(str::trim).filter(|t| !t.is_empty()) {
-        game.play(turn).map_err(|e| Fail(format!("turn `{turn}`: {e}")))?;
+        game.play(turn).map_err(|e| {
+            // `--play "e4 e5"`: two turns where one was expected.
+            let words: Vec<&str> = turn.split_whitespace().collect();
+            let hint = if words.len() > 1 && !turn.contains(';') && words[0].contains(|c: char| c.is_ascii_digit()) {
+                format!(" (turns in --play are separated by `|`: \"{}\")", words.join(" | "))
+            } else {
+                String::new()
+            };
+            Fail(format!("turn `{turn}`: {e}{hint}"))
+        })?;
     }
     Ok(game)
 }

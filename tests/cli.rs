@@ -76,3 +76,20 @@ fn piped_errors_are_one_line_each_and_the_session_goes_on() {
     assert_eq!(lines[2], "error: P on e2 cannot move to e5");
     assert_eq!(lines[3], "1. P e2-e4");
 }
+
+#[test]
+fn play_with_spaces_hints_at_the_separator_and_odd_fens_are_warned_about() {
+    let here = Path::new(".");
+    let out = herald(&["moves", "chess", "--play", "e4 e5"], "", here);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("(turns in --play are separated by `|`: \"e4 | e5\")"), "{}", text(&out.stderr));
+    let out = herald(&["moves", "chess", "--fen", "4k3/8/8/8/8/8/4R3/P7 w - - 0 1"], "", here);
+    assert_eq!(out.status.code(), Some(0), "a warning is not an error");
+    assert_eq!(
+        text(&out.stderr),
+        "warning: --fen: white has no royal piece (King or another) on the board\n\
+         warning: --fen: black, not to move, is in check: white could take the King at once\n\
+         warning: --fen: the Pawn on a1 stands on white's first rank\n"
+    );
+    assert!(text(&out.stdout).ends_with(" legal\n"));
+}

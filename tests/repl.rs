@@ -92,7 +92,7 @@ fn resignation_ends_the_game_and_can_be_undone() {
 fn moves_of_one_square_and_perft() {
     let mut r = repl();
     assert_eq!(r.execute("moves g1"), Ok("N g1-f3\nN g1-h3\n2 legal".into()));
-    assert_eq!(r.execute("moves e4"), Ok("0 legal".into()));
+    assert_eq!(r.execute("moves e4"), Ok("e4 is empty, and nothing can be dropped there\n0 legal".into()));
     assert_eq!(r.execute("moves z9"), Err("z9 is not a square of this board".into()));
     assert!(r.execute("moves").is_ok_and(|s| s.lines().count() == 21 && s.ends_with("\n20 legal")));
     assert!(r.execute("perft 3").is_ok_and(|s| s.starts_with("perft 3 nodes 8902 time ")));
@@ -127,7 +127,7 @@ fn new_setfen_and_their_errors() {
     assert_eq!(r.execute("new 3"), Err("new takes `--seed N` or nothing, not `3`".into()));
     assert_eq!(r.execute("fen"), Ok(AFTER_E4.into()));
     assert_eq!(r.execute("new --seed 7"), Ok("new game of Chess".into()));
-    assert_eq!(r.game.seed, Some(7));
+    assert_eq!(r.game.seed, None, "chess draws no setup: the seed is not kept, so a saved game names none");
     assert_eq!(r.execute("fen"), Ok(START.into()));
     let kk = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
     assert_eq!(r.execute(&format!("setfen {kk}")), Ok(kk.into()));
@@ -326,8 +326,8 @@ fn the_terminal_board_colours_squares_and_draws_glyphs() {
     r.style = herald::repl::Style { colour: true, glyphs: true };
     run(&mut r, &["e4"]);
     let board = r.execute("board").expect("board");
-    assert!(board.contains("\x1b[48;5;180;1;38;5;231m ♜ \x1b[0m"), "a1: a white rook on a dark square:\n{board}");
-    assert!(board.contains("\x1b[48;5;186;1;38;5;231m ♟ \x1b[0m"), "e4 is highlighted as the last turn");
+    assert!(board.contains("\x1b[48;5;180;1;38;5;231m ♖ \x1b[0m"), "a1: a white rook on a dark square:\n{board}");
+    assert!(board.contains("\x1b[48;5;186;1;38;5;231m ♙ \x1b[0m"), "e4 is highlighted as the last turn");
     assert!(!board.contains("last:"), "the terminal highlights the last turn instead of naming it");
     let mut m = repl_on("modern-chaturanga");
     m.style = herald::repl::Style { colour: true, glyphs: true };

@@ -144,7 +144,11 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
             err(
                 chars[start].0,
                 text.len() - chars[start].0,
-                "modifiers must be followed by an atom (W F D N A H C Z G K R B Q)",
+                format!(
+                    "`{}` ends the movement, but lower-case letters are modifiers and must be followed by an atom \
+                     (W F D N A H C Z G K R B Q)",
+                    &text[chars[start].0..]
+                ),
             )
         })?;
         let (bases, rider) = atom(c)

@@ -1,4 +1,4 @@
-//! The extended FEN of CONTRACTS.md section 2: holes, long labels, hands, optional trailing fields.
+//! The extended FEN of docs/formats.md: holes, long labels, hands, optional trailing fields.
 
 use super::board::{Sq, cell};
 use super::position::{EpState, Move, Position, mflag};

@@ -11,6 +11,7 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod rules;
+pub mod sanity;
 pub mod side;
 pub mod turn;
 pub mod turngen;

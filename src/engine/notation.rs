@@ -1,4 +1,4 @@
-//! Move notation (CONTRACTS.md section 3): canonical output, Game Courier's full notation and short algebraic input.
+//! Move notation (docs/formats.md): canonical output, Game Courier's full notation and short algebraic input.
 
 use super::board::{Sq, cell};
 use super::position::{Move, Position, mflag};
@@ -261,7 +261,8 @@ impl Short {
         };
         let to_at = rest.char_indices().rev().find(|&(i, c)| c.is_ascii_lowercase() && is_square(&rest[i..]))?.0;
         let to = rest[to_at..].to_string();
-        let dis = rest[..to_at].trim_end_matches('x');
+        // `Nxf3`, and `Ng1-f3` / `Ng1f3` (the label glued to the squares) as `e2e4` is.
+        let dis = rest[..to_at].trim_end_matches(['x', '-']);
         let mut file = None;
         let mut rank = None;
         let mut chars = dis.chars().peekable();

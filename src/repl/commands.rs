@@ -93,7 +93,9 @@ impl Repl {
             "Type a turn to play it (`P e2-e4`, `e4`, `Nf3`, `O-O`, `P e7-e8; Q-e8`; Tab completes), or a command:\n",
         );
         for c in COMMANDS {
-            out.push_str(&format!("  {:<24} {}\n", c.usage, c.help));
+            let aliases =
+                if c.aliases.is_empty() { String::new() } else { format!(" (also `{}`)", c.aliases.join("`, `")) };
+            out.push_str(&format!("  {:<24} {}{aliases}\n", c.usage, c.help));
         }
         Ok(out.trim_end().to_string())
     }
@@ -106,13 +108,32 @@ impl Repl {
     fn moves(&mut self, arg: &str) -> Result<String, String> {
         let mut moves = self.game.legal_texts().map_err(|e| e.to_string())?;
         if !arg.is_empty() {
-            self.game.preset.geo.parse_square(arg).ok_or_else(|| format!("{arg} is not a square of this board"))?;
+            let sq =
+                self.game.preset.geo.parse_square(arg).ok_or_else(|| format!("{arg} is not a square of this board"))?;
             let (from, onto) = (format!(" {arg}-"), format!("*{arg}"));
             moves.retain(|m| m.contains(&from) || m.contains(&onto));
+            if moves.is_empty() {
+                return Ok(format!("{}\n0 legal", self.why_no_moves(sq, arg)));
+            }
         }
         let n = moves.len();
         moves.push(format!("{n} legal"));
         Ok(moves.join("\n"))
+    }
+
+    /// Why no legal turn starts on (or drops onto) a square: what stands there.
+    fn why_no_moves(&self, sq: crate::engine::board::Sq, name: &str) -> String {
+        use crate::engine::board::cell;
+        let (p, pos) = (&self.game.preset, &self.game.pos);
+        let c = pos.cells[sq as usize];
+        match c {
+            cell::HOLE => format!("{name} is not on the board (a missing square)"),
+            cell::EMPTY => format!("{name} is empty, and nothing can be dropped there"),
+            _ if cell::side(c) != pos.side => {
+                format!("the piece on {name} is {}'s, and it is {} to move", cell::side(c), pos.side)
+            }
+            _ => format!("the {} on {name} has no legal turn", p.kinds[cell::kind(c)].name),
+        }
     }
 
     fn undo(&mut self, arg: &str) -> Result<String, String> {
@@ -165,7 +186,11 @@ impl Repl {
         }
         let g = fresh(self, Some(arg), self.game.seed)?;
         self.replace(g);
-        Ok(self.game.fen())
+        let warnings = crate::engine::sanity::warnings(&self.game.preset, &self.game.pos);
+        Ok(std::iter::once(self.game.fen())
+            .chain(warnings.into_iter().map(|w| format!("warning: {w}")))
+            .collect::<Vec<_>>()
+            .join("\n"))
     }
 
     fn load(&mut self, arg: &str) -> Result<String, String> {
@@ -173,9 +198,13 @@ impl Repl {
             return Err(format!("load takes a preset: {} or a path", crate::presets::NAMES.join(", ")));
         }
         let preset = super::load(arg).map_err(|e| super::load_error_line(&e))?;
-        let g = Game::new(preset, None, self.game.seed).map_err(|e| e.to_string())?;
+        // Another preset starts from its own defaults: no seed is carried over from this game.
+        let g = Game::new(preset, None, None).map_err(|e| e.to_string())?;
         self.replace(g);
-        Ok(format!("new game of {}", self.game.preset.name))
+        Ok(match self.game.drawn_from() {
+            Some(seed) => format!("new game of {}, setup drawn from seed {seed}", self.game.preset.name),
+            None => format!("new game of {}", self.game.preset.name),
+        })
     }
 
     fn reload(&mut self, _: &str) -> Result<String, String> {

@@ -19,19 +19,33 @@ const DARK: u8 = 137;
 const LIGHT_LAST: u8 = 186;
 const DARK_LAST: u8 = 143;
 
-/// The FIDE pieces that have a Unicode glyph: name, label, glyph. Both sides use the solid
-/// glyph, told apart by colour (glyphs are drawn only when colour is, on a terminal).
-const GLYPHS: &[(&str, &str, char)] = &[
-    ("King", "K", '♚'),
-    ("Queen", "Q", '♛'),
-    ("Rook", "R", '♜'),
-    ("Bishop", "B", '♝'),
-    ("Knight", "N", '♞'),
-    ("Pawn", "P", '♟'),
+/// The FIDE pieces that have a Unicode glyph: name, label, moves, White's glyph (outlined) and
+/// Black's (solid), so that the sides differ even where the colours are lost (a copied board).
+/// A pawn's moves are checked apart (with or without its double step).
+const GLYPHS: &[(&str, &str, &str, char, char)] = &[
+    ("King", "K", "K", '♔', '♚'),
+    ("Queen", "Q", "Q", '♕', '♛'),
+    ("Rook", "R", "R", '♖', '♜'),
+    ("Bishop", "B", "B", '♗', '♝'),
+    ("Knight", "N", "N", '♘', '♞'),
+    ("Pawn", "P", "", '♙', '♟'),
 ];
 
-fn glyph(kind: &Kind) -> Option<char> {
-    GLYPHS.iter().find(|g| g.0 == kind.name && g.1 == kind.labels.0[0]).map(|g| g.2)
+/// A glyph only for a piece that is the FIDE piece: its name, its label and its moves (a `Knight`
+/// that rides as a nightrider is drawn as its label).
+fn glyph(kind: &Kind, side: Side) -> Option<char> {
+    let g = GLYPHS.iter().find(|g| g.0 == kind.name && g.1 == kind.labels.0[0])?;
+    let fide = if g.0 == "Pawn" { pawn_moves(&kind.betza) } else { kind.betza == g.2 };
+    fide.then_some(if side == Side::White { g.3 } else { g.4 })
+}
+
+/// A pawn's moves: a step forward without capturing, a diagonal capture forward, and perhaps the
+/// initial double step and en passant; nothing else.
+fn pawn_moves(betza: &str) -> bool {
+    let rest = ["ifmnD", "fmnDi", "fmWfceF", "fmWfcF", "fmW", "fceF", "fcF", "fmnD"]
+        .iter()
+        .fold(betza.to_string(), |s, part| s.replacen(part, "", 1));
+    rest.is_empty() && betza.contains("fmW") && betza.contains("fc")
 }
 
 /// The whole picture: board with hands and side to move beside it, then the last turn and what was said.
@@ -92,7 +106,7 @@ fn last_squares(game: &Game) -> Vec<Sq> {
 /// File letters, then one line per rank from the top, then the letters again.
 fn grid(p: &Preset, pos: &Position, style: Style, last: &[Sq]) -> Vec<String> {
     let g = &p.geo;
-    let shown = |k: &Kind| if style.glyphs && glyph(k).is_some() { 1 } else { k.labels.0[0].len() };
+    let shown = |k: &Kind| if style.glyphs && glyph(k, Side::White).is_some() { 1 } else { k.labels.0[0].len() };
     let width = p.kinds.iter().map(shown).max().unwrap_or(1);
     let rank_w = g.ranks.to_string().len();
     let files: String = (0..g.files).map(|f| format!(" {:^width$} ", (b'a' + f as u8) as char)).collect();
@@ -117,7 +131,10 @@ fn square(p: &Preset, pos: &Position, sq: Sq, style: Style, width: usize, last: 
     let light = p.geo.is_light(sq);
     let text = match c {
         cell::HOLE => " ".to_string(),
-        cell::EMPTY if style.colour => " ".to_string(),
+        // A dot even in colour, so that a board copied without its colours still shows which
+        // squares exist (a board with holes, like Constructing Chess's).
+        cell::EMPTY if style.glyphs => "·".to_string(),
+        cell::EMPTY if style.colour => ".".to_string(),
         cell::EMPTY if light => ".".to_string(),
         cell::EMPTY => ":".to_string(),
         _ => piece(p, c, style),
@@ -137,7 +154,7 @@ fn square(p: &Preset, pos: &Position, sq: Sq, style: Style, width: usize, last: 
 }
 
 fn piece(p: &Preset, c: u8, style: Style) -> String {
-    match glyph(&p.kinds[cell::kind(c)]) {
+    match glyph(&p.kinds[cell::kind(c)], cell::side(c)) {
         Some(g) if style.glyphs => g.to_string(),
         _ => p.label_of(c).to_string(),
     }

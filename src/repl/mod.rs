@@ -84,7 +84,9 @@ impl Repl {
         }
         let before = (self.game.fen(), self.game.played.len(), self.game.preset.name.clone());
         let out = (c.run)(self, arg)?;
-        if before == (self.game.fen(), self.game.played.len(), self.game.preset.name.clone()) {
+        // A new game (`open`, `new`, `load`, ...) is drawn even when it looks like the old one.
+        let replaced = matches!(c.name, "open" | "new" | "load" | "setfen" | "reload");
+        if !replaced && before == (self.game.fen(), self.game.played.len(), self.game.preset.name.clone()) {
             return Ok(out);
         }
         Ok(format!("{}\n{out}", draw::board(&self.game, self.style)))
@@ -166,7 +168,7 @@ pub fn status(game: &mut Game) -> Result<String, crate::game::MoveError> {
     ))
 }
 
-/// Perft output as CONTRACTS.md section 1 fixes it.
+/// Perft output as docs/formats.md fixes it.
 pub fn perft_report(game: &mut Game, depth: usize, divide: bool) -> Result<String, String> {
     perft_report_with(game, depth, divide, true)
 }
@@ -208,10 +210,12 @@ pub fn load(spec: &str) -> Result<Arc<crate::preset::Preset>, check::LoadError> 
     check::load(spec).map(Arc::new)
 }
 
-/// A load error as one line: the first diagnostic's headline, and how many more there are.
+/// A load error as one line: the first diagnostic's headline, and how many more there are. The
+/// headline's own `error: ` goes, since whoever shows the line says `error: ` before it.
 pub fn load_error_line(e: &check::LoadError) -> String {
     let rendered = e.render();
-    let heads: Vec<&str> = rendered.lines().filter(|l| l.contains(": error: ")).collect();
+    let heads: Vec<String> =
+        rendered.lines().filter(|l| l.contains(": error: ")).map(|l| l.replacen(": error: ", ": ", 1)).collect();
     match heads.as_slice() {
         [] => rendered.lines().next().unwrap_or("the preset did not load").to_string(),
         [one] => one.to_string(),

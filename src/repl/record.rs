@@ -79,7 +79,7 @@ pub fn reload(game: &Game) -> Result<(Game, String, Vec<String>), String> {
     })
 }
 
-/// The game as a sample game (CONTRACTS.md section 4), `expect` filled from the current result.
+/// The game as a sample game (docs/formats.md), `expect` filled from the current result.
 pub fn yaml(game: &mut Game, file: &Path) -> Result<String, String> {
     let mut out = String::new();
     let _ = writeln!(out, "name: {}", quote(&format!("{} - a game saved from the REPL", game.preset.name)));

@@ -1,5 +1,5 @@
 //! Self-play: the computer plays a preset against itself, game after game, to show inventors what
-//! their rules lead to. Each game can be saved as a sample game (CONTRACTS.md section 4).
+//! their rules lead to. Each game can be saved as a sample game (docs/formats.md).
 
 use super::{Limits, Searcher};
 use crate::engine::GameOver;

@@ -26,6 +26,131 @@ pub fn parse_preset(src: SourceId, text: &str) -> Result<PresetAst, Diagnostic> 
     Ok(PresetAst { decls })
 }
 
+/// The words that begin a declaration, for "did you mean" after a misspelt one.
+const DECL_KEYWORDS: &[&str] = &[
+    "extends",
+    "name",
+    "inventor",
+    "description",
+    "board",
+    "colours",
+    "side",
+    "piece",
+    "setup",
+    "region",
+    "promote",
+    "castle",
+    "end",
+    "remove",
+    "royal_safety",
+    "state",
+    "var",
+    "fn",
+    "on",
+    "turn",
+    "captures",
+    "drop",
+];
+
+/// The most syntax errors reported from one file before giving up.
+const MAX_SYNTAX_ERRORS: usize = 20;
+
+/// What a parse that goes on after syntax errors found.
+pub struct Recovered {
+    /// The declarations that parsed (none skipped when there was no error).
+    pub ast: PresetAst,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The words of the skipped text: a later error about one of them (`unknown piece `Knight``
+    /// after `peice Knight ...` was skipped) follows from the syntax error and is not reported.
+    pub skipped_words: Vec<String>,
+}
+
+/// Parse a preset, going on after a syntax error: the declaration holding it is skipped, from the
+/// line that begins it to the next line that begins a declaration (a line starting with a letter
+/// in its first column), and the rest is parsed again. Skipped text becomes spaces, so every span
+/// still points into the file as written.
+pub fn parse_preset_recovering(src: SourceId, text: &str) -> Recovered {
+    let mut work = text.to_string();
+    let mut diagnostics = Vec::new();
+    let mut skipped_words = Vec::new();
+    loop {
+        let err = match parse_preset(src, &work) {
+            Ok(ast) => return Recovered { ast, diagnostics, skipped_words },
+            Err(e) => e,
+        };
+        let at = (err.span.start as usize).min(work.len());
+        diagnostics.push(with_keyword_hint(err, &work));
+        let (from, to) = declaration_around(&work, at);
+        // Nothing left to skip (the error is in text already skipped): stop rather than loop.
+        if work[from..to].trim().is_empty() || diagnostics.len() >= MAX_SYNTAX_ERRORS {
+            return Recovered { ast: PresetAst { decls: Vec::new() }, diagnostics, skipped_words };
+        }
+        skipped_words.extend(
+            work[from..to]
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+                .map(str::to_string),
+        );
+        // Multi-byte characters become as many spaces as they had bytes, so offsets do not move.
+        let blank: String = work[from..to]
+            .chars()
+            .map(|c| if c == '\n' { "\n".to_string() } else { " ".repeat(c.len_utf8()) })
+            .collect();
+        work.replace_range(from..to, &blank);
+    }
+}
+
+/// The byte range of the declaration holding `at`: from the start of the last line at or before
+/// it that begins with a letter, to the start of the next such line after it (or the end). An error
+/// at the start of a line whose declaration parses on its own is the previous declaration's: it
+/// stopped short (`board 8 x` before `piece ...`).
+fn declaration_around(text: &str, at: usize) -> (usize, usize) {
+    let starts_decl = |line_start: usize| text[line_start..].starts_with(|c: char| c.is_ascii_alphabetic());
+    let line_of_at = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    let next_decl = |from: usize| {
+        let mut next = text[from..].find('\n').map(|n| from + n + 1);
+        while let Some(line) = next {
+            if starts_decl(line) {
+                return line;
+            }
+            next = text[line..].find('\n').map(|n| line + n + 1);
+        }
+        text.len()
+    };
+    let sound = |from: usize| PresetParser::parse(Rule::preset, &text[from..next_decl(from)]).is_ok();
+    if at == line_of_at && line_of_at > 0 && sound(at) {
+        let mut from = text[..line_of_at - 1].rfind('\n').map_or(0, |n| n + 1);
+        while from > 0 && !starts_decl(from) {
+            from = text[..from - 1].rfind('\n').map_or(0, |n| n + 1);
+        }
+        return (from, line_of_at);
+    }
+    let mut from = line_of_at;
+    while from > 0 && !starts_decl(from) {
+        from = text[..from - 1].rfind('\n').map_or(0, |n| n + 1);
+    }
+    if !starts_decl(from) {
+        from = line_of_at;
+    }
+    (from, next_decl(at))
+}
+
+/// A syntax error on a line's first word that is a misspelt declaration keyword says which.
+fn with_keyword_hint(mut d: Diagnostic, text: &str) -> Diagnostic {
+    let at = (d.span.start as usize).min(text.len());
+    let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    if !text[line_start..at].trim().is_empty() {
+        return d;
+    }
+    let word: String = text[at..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    if word.is_empty() || DECL_KEYWORDS.contains(&word.as_str()) {
+        return d;
+    }
+    let known: Vec<String> = DECL_KEYWORDS.iter().map(|k| k.to_string()).collect();
+    d.message.push_str(&crate::check::suggest(&word, known.iter().collect()));
+    d
+}
+
 pub(super) fn syntax_error(src: SourceId, text: &str, e: pest::error::Error<Rule>) -> Diagnostic {
     let pos = match e.location {
         pest::error::InputLocation::Pos(p) => p,

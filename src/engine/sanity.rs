@@ -1,0 +1,48 @@
+//! Warnings about a position typed as a FEN that the rules allow but that is seldom meant: a side
+//! without its royal piece, the side not to move in check, a promoting piece on its own first rank.
+//! Warnings, not errors: some variants and studies need such positions.
+
+use super::board::cell;
+use super::{Position, Side};
+use crate::preset::Preset;
+
+/// What looks wrong in a position, one sentence each; empty when nothing does.
+pub fn warnings(preset: &Preset, pos: &Position) -> Vec<String> {
+    let mut out = Vec::new();
+    let g = &preset.geo;
+    let royal = preset.kinds.iter().find(|k| k.royal);
+    if let Some(royal) = royal {
+        for side in [Side::White, Side::Black] {
+            let has = pos
+                .cells
+                .iter()
+                .any(|&c| cell::is_piece(c) && cell::side(c) == side && preset.kinds[cell::kind(c)].royal);
+            if !has {
+                out.push(format!("{side} has no royal piece ({} or another) on the board", royal.name));
+            }
+        }
+        let waiting = pos.side.other();
+        if preset.royal_safety && pos.in_check(preset, waiting) {
+            out.push(format!(
+                "{waiting}, not to move, is in check: {} could take the {} at once",
+                pos.side, royal.name
+            ));
+        }
+    }
+    for sq in 0..pos.cells.len() {
+        let c = pos.cells[sq];
+        if !cell::is_piece(c) || preset.promotions.get(cell::kind(c)).is_none_or(Option::is_none) {
+            continue;
+        }
+        let side = cell::side(c);
+        let first = if side == Side::White { 0 } else { g.ranks - 1 };
+        if g.rank(sq as super::Sq) == first {
+            out.push(format!(
+                "the {} on {} stands on {side}'s first rank",
+                preset.kinds[cell::kind(c)].name,
+                g.name(sq as super::Sq)
+            ));
+        }
+    }
+    out
+}
