@@ -27,4 +27,5 @@ pub mod rng;
 pub mod script;
 pub mod search;
 pub mod setup;
+pub mod stack;
 pub mod syntax;
