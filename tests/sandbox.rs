@@ -48,3 +48,88 @@ fn recursion_at_every_documented_limit_at_once_fits_the_stack_on_every_thread() 
     let (code, _, err) = herald(&["perft", &path, "2", "--threads", "2"], Duration::from_secs(20));
     assert!(code == 2 && err.contains("error: calls nest deeper than 64 levels"), "{err}");
 }
+
+fn load(text: &str) -> std::sync::Arc<herald::preset::Preset> {
+    let preset = herald::check::load_text("hostile.preset", text).unwrap_or_else(|e| panic!("loads: {}", e.render()));
+    std::sync::Arc::new(preset)
+}
+
+/// The error a script gives when the first turns are listed, within a few seconds.
+fn script_error(script: &str) -> String {
+    let mut game = herald::game::Game::new(load(&format!("{BASE}{script}")), None, None).expect("setup parses");
+    let start = Instant::now();
+    let e = game.legal_texts().expect_err("the script must fail").to_string();
+    assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
+    e
+}
+
+#[test]
+fn reading_a_large_value_costs_a_step_per_element() {
+    // A hook may hold millions of items; each of these reads them all, and used to cost one
+    // step: a loop of them ran for hours within the step budget.
+    for read in [
+        "let b = 5 in l",
+        "let b = -1 not in l",
+        "let m = max(l)",
+        "let m = min(l, l)",
+        "say l",
+        "let t = str(l)",
+        "let t = \"\" + l",
+        "let b = l == k",
+        "if l == k { }",
+        "let d = discard(l, 5)",
+        "let n = len(s)",
+        "let b = \"y\" in s",
+        "g = l",
+    ] {
+        let script = format!(
+            "state g = 0\non turn_start {{\n  let l = range(0, 1900000)\n  let k = range(0, 1900000)\n  \
+             let s = \"{}\"\n  while true {{\n    {read}\n  }}\n}}\n",
+            "x".repeat(100)
+        );
+        let script = script.replace("let s = \"", "let s = \"x\"\n  for i in 18 { s = s + s }\n  let u = \"");
+        let e = script_error(&script);
+        // Shown as text, a value is charged its reading (steps) and its text (memory): either ends it.
+        let over = ["ran for more than 2000000 steps in `on turn_start`", "built more than 4000000 values"];
+        assert!(over.iter().any(|o| e.contains(o)), "{read}: {e}");
+    }
+}
+
+#[test]
+fn reads_of_small_values_stay_cheap() {
+    // Ten thousand reads of a list of ten fit the budget many times over.
+    let preset = load(&format!(
+        "{BASE}on turn_start {{\n  let l = range(0, 10)\n  for i in 10000 {{ if 5 in l and max(l) == 9 {{ }} }}\n}}\n"
+    ));
+    let mut game = herald::game::Game::new(preset, None, None).expect("setup parses");
+    assert_eq!(game.legal_texts().expect("runs").len(), 8);
+}
+
+#[test]
+fn what_is_said_is_charged_and_a_turn_keeps_a_bounded_part_of_it() {
+    // Before: each `say l` kept a new 600 KB message, unbounded: 4 GB and an abort.
+    // A piece shows as `piece_of(Rook,white)`: the text weighs more than the list.
+    let text = format!(
+        "{BASE}on announce {{\n  let l = [piece_of(Rook, white)]\n  for i in 17 {{ l = l + l }}\n  while true {{ say l }}\n}}\n"
+    );
+    let mut game = herald::game::Game::new(load(&text), None, None).expect("setup parses");
+    let e = game.play("R a1-b1").expect_err("over the memory budget").to_string();
+    assert!(e.contains("built more than 4000000 values in `on announce`"), "{e}");
+    assert!(game.played.is_empty(), "the turn is not played");
+    // Many small messages: the turn keeps 64 lines, the last saying that more was said.
+    let text = format!("{BASE}on announce {{\n  for i in 100000 {{ say i }}\n}}\n");
+    let mut game = herald::game::Game::new(load(&text), None, None).expect("setup parses");
+    game.play("R a1-b1").expect("plays");
+    let said = game.said();
+    assert_eq!(said.len(), herald::script::interp::MAX_SAID);
+    assert_eq!((said[0].as_str(), said[62].as_str()), ("0", "62"));
+    assert_eq!(said[63], "(more was said than a turn keeps)");
+    // Long messages: bounded by bytes.
+    let text = format!(
+        "{BASE}on announce {{\n  let s = \"x\"\n  for i in 12 {{ s = s + s }}\n  for i in 100 {{ say s }}\n}}\n"
+    );
+    let mut game = herald::game::Game::new(load(&text), None, None).expect("setup parses");
+    game.play("R a1-b1").expect("plays");
+    let bytes: usize = game.said().iter().map(String::len).sum();
+    assert!(bytes <= herald::script::interp::MAX_SAID_BYTES + 64 && game.said().len() == 5, "{bytes}");
+}
