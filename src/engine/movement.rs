@@ -151,6 +151,7 @@ pub fn compile(geo: &Geometry, kinds: &[Vec<BetzaMove>], limits: &[RangeFn], for
                     dirs.push((ax as i8, ay as i8));
                 }
             }
+            drop_covered(&mut steps, &mut dirs);
             // Only a piece that itself captures en passant leaves squares to be taken that way (the
             // pawn's double step); a rook's or a cannon's quiet ride does not.
             if !steps.iter().any(|s| s.flags & flag::EP != 0) {
@@ -169,6 +170,41 @@ pub fn compile(geo: &Geometry, kinds: &[Vec<BetzaMove>], limits: &[RangeFn], for
         }
     }
     m
+}
+
+/// Whether step `a` reaches every square `b` reaches, the same way: same direction and lame path,
+/// at least its range, every capability of `b` (move, capture, en passant, friendly) and the same
+/// conditions (initial-only, hopping). `RW`'s wazir step is covered by its rook ride.
+fn covers(a: &Step, b: &Step) -> bool {
+    const CAN: u8 = flag::MOVE | flag::CAPTURE | flag::EP | flag::FRIENDLY;
+    const IF: u8 = flag::INITIAL | flag::HOP;
+    a.delta == b.delta
+        && a.path_len == b.path_len
+        && a.path == b.path
+        && a.limit == b.limit
+        && a.range >= b.range
+        && a.flags & CAN & b.flags == b.flags & CAN
+        && a.flags & IF == b.flags & IF
+}
+
+/// Drop the steps another step of the piece covers (the first of equal ones stays), at load: two
+/// atoms reaching the same square would list the move twice, and the turn played by its text
+/// would be ambiguous.
+fn drop_covered(steps: &mut Vec<Step>, dirs: &mut Vec<(i8, i8)>) {
+    let n = steps.len();
+    let redundant: Vec<bool> = (0..n)
+        .map(|i| (0..n).any(|j| j != i && covers(&steps[j], &steps[i]) && (j < i || !covers(&steps[i], &steps[j]))))
+        .collect();
+    let mut k = 0;
+    steps.retain(|_| {
+        k += 1;
+        !redundant[k - 1]
+    });
+    let mut k = 0;
+    dirs.retain(|_| {
+        k += 1;
+        !redundant[k - 1]
+    });
 }
 
 fn step(geo: &Geometry, bm: &BetzaMove, (ax, ay): (i32, i32), max_range: u32) -> Step {
