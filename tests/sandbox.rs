@@ -160,3 +160,51 @@ fn two_atoms_reaching_one_square_list_the_move_once_and_it_plays() {
         }
     }
 }
+
+/// A board of `files` x `ranks` all holes but the kings' squares and a rook's, with turns of four
+/// `construct` parts (every hole a candidate): holes^4 sequences if each is tried.
+fn constructions(files: usize, ranks: usize, side: char, extra: &str) -> String {
+    let mut rows = vec![format!("kR{}", "*".repeat(files - 2))];
+    rows.extend(std::iter::repeat_n("*".repeat(files), ranks - 2));
+    rows.push(format!("K{}", "*".repeat(files - 1)));
+    format!(
+        "board {files} x {ranks}\npiece King K royal moves \"K\"\npiece Rook R moves \"R\"\nsetup \"{} {side} - - 0 1\"\n\
+         turn {{\n    construct\n    construct\n    construct\n    construct\n}}\n{extra}",
+        rows.join("/")
+    )
+}
+
+#[test]
+fn turns_of_several_parts_that_cannot_end_legally_are_pruned() {
+    // Black is in check, and building squares only opens lines: no turn is legal. 1659 holes
+    // (days before), found at once.
+    let path = preset_file("check4", &constructions(26, 64, 'b', ""));
+    let (code, out, err) = herald(&["moves", &path], Duration::from_secs(10));
+    assert_eq!((code, out.as_str()), (0, "0 legal\n"), "{err}");
+    let (code, out, err) = herald(&["show", &path], Duration::from_secs(10));
+    assert!(code == 0 && out.contains("result: white wins (checkmate)"), "{out}{err}");
+    let (code, out, err) = herald(&["perft", &path, "2"], Duration::from_secs(10));
+    assert!(code == 0 && out.starts_with("perft 2 nodes 0 "), "{out}{err}");
+}
+
+#[test]
+fn turns_of_several_parts_stop_at_the_partial_turn_budget() {
+    // `validate` refuses every fourth part: nothing the engine can tell beforehand, so it tries
+    // sequences until the budget of partial turns, then says so at the turn's part.
+    let refuse = "on validate construct {\n    if len(this_turn()) == 4 { reject \"never\" }\n}\n";
+    let path = preset_file("validate4", &constructions(26, 64, 'w', refuse));
+    for args in [vec!["moves", &path], vec!["show", &path], vec!["perft", &path, "1"]] {
+        let (code, _, err) = herald(&args, Duration::from_secs(10));
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains(":9:5: error: listing the turns tried more than 1000000 partial turns"),
+            "{args:?}: {err}"
+        );
+    }
+    let (code, out, _) = herald(&["check", &path], Duration::from_secs(10));
+    assert!(code == 0 && out.ends_with(": ok (validate4)\n"), "{out}");
+    // Within the budget (12 holes: 12 + 144 + 1728 + 20736 partial turns), every turn is listed.
+    let small = preset_file("validate4small", &constructions(3, 5, 'w', ""));
+    let (code, out, err) = herald(&["moves", &small], Duration::from_secs(10));
+    assert_eq!((code, out.lines().last()), (0, Some("11880 legal")), "{err}");
+}
