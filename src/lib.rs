@@ -18,6 +18,7 @@ pub mod check;
 pub mod diag;
 pub mod display;
 pub mod engine;
+pub mod fuzzing;
 pub mod game;
 pub mod games;
 pub mod preset;
