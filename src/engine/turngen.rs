@@ -364,8 +364,10 @@ impl<'a> Gen<'a> {
     fn hopeless(&self, pos: &Position, i: usize) -> bool {
         let preset = self.preset;
         let inert = &preset.script.inert;
+        // Without a turn structure the one part is a move (`turn` is empty, and so is all of it).
         preset.royal_safety
             && inert.end
+            && i < preset.script.turn.len()
             && preset.script.turn[i..].iter().all(|s| {
                 s.kinds.iter().all(|&k| {
                     matches!(k, PartKind::Construct | PartKind::Discard)
