@@ -137,13 +137,17 @@ fn what_is_said_is_charged_and_a_turn_keeps_a_bounded_part_of_it() {
 #[test]
 fn two_atoms_reaching_one_square_list_the_move_once_and_it_plays() {
     // `RW`: the wazir step is also the rook's first step; it was listed twice (perft 1 = 17)
+    // (`WmR`: its moves were, its captures were not)
     // and refused by its own text as ambiguous.
     let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
     let preset = |rook: &str| {
         load(&format!("board 8 x 8\npiece King K royal moves \"K\"\npiece Rook R moves \"{rook}\"\nsetup \"{fen}\"\n"))
     };
-    for rook in ["RW", "WR", "RWmW", "RR"] {
-        let (p, plain) = (preset(rook), preset("R"));
+    // Each overlapping piece against the same piece written with atoms that do not overlap.
+    for (rook, same) in
+        [("RW", "R"), ("WR", "R"), ("RWmW", "R"), ("RR", "R"), ("mRcRW", "R"), ("WmR", "mRcW"), ("mRW", "mRcW")]
+    {
+        let (p, plain) = (preset(rook), preset(same));
         for depth in 1..=3 {
             let count = |p: &std::sync::Arc<herald::preset::Preset>| {
                 let mut pos = herald::engine::fen::parse(p, fen).expect("fen");
@@ -153,7 +157,8 @@ fn two_atoms_reaching_one_square_list_the_move_once_and_it_plays() {
         }
         let mut game = herald::game::Game::new(p, None, None).expect("setup");
         let legal = game.legal_texts().expect("lists");
-        assert_eq!(legal.len(), 15, "{rook}: {legal:?}");
+        let once: std::collections::BTreeSet<_> = legal.iter().collect();
+        assert_eq!((legal.len(), once.len()), (15, 15), "{rook}: {legal:?}");
         for text in &legal {
             game.play(text).unwrap_or_else(|e| panic!("{rook}: `{text}` does not play: {e}"));
             game.undo();

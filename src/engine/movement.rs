@@ -172,38 +172,47 @@ pub fn compile(geo: &Geometry, kinds: &[Vec<BetzaMove>], limits: &[RangeFn], for
     m
 }
 
+/// What a move may do on the squares it reaches: a step keeps only what no other step of the
+/// piece does there already.
+const CAN: u8 = flag::MOVE | flag::CAPTURE | flag::EP | flag::FRIENDLY;
+
 /// Whether step `a` reaches every square `b` reaches, the same way: same direction and lame path,
-/// at least its range, every capability of `b` (move, capture, en passant, friendly) and the same
-/// conditions (initial-only, hopping). `RW`'s wazir step is covered by its rook ride.
-fn covers(a: &Step, b: &Step) -> bool {
-    const CAN: u8 = flag::MOVE | flag::CAPTURE | flag::EP | flag::FRIENDLY;
+/// at least its range, and the same conditions (initial-only, hopping). `RW`'s wazir step is
+/// reached by its rook ride; so is `WmR`'s, for moving.
+fn reaches(a: &Step, b: &Step) -> bool {
     const IF: u8 = flag::INITIAL | flag::HOP;
     a.delta == b.delta
         && a.path_len == b.path_len
         && a.path == b.path
         && a.limit == b.limit
         && a.range >= b.range
-        && a.flags & CAN & b.flags == b.flags & CAN
         && a.flags & IF == b.flags & IF
 }
 
-/// Drop the steps another step of the piece covers (the first of equal ones stays), at load: two
-/// atoms reaching the same square would list the move twice, and the turn played by its text
-/// would be ambiguous.
+/// Take from each step what another step of the piece does on its squares already, and drop the
+/// steps left with nothing (of equal steps the first stays), at load: two atoms reaching the same
+/// square would list the move twice, and the turn played by its text would be ambiguous.
 fn drop_covered(steps: &mut Vec<Step>, dirs: &mut Vec<(i8, i8)>) {
     let n = steps.len();
-    let redundant: Vec<bool> = (0..n)
-        .map(|i| (0..n).any(|j| j != i && covers(&steps[j], &steps[i]) && (j < i || !covers(&steps[i], &steps[j]))))
-        .collect();
+    for i in 0..n {
+        for j in 0..n {
+            let (a, b) = (steps[j], steps[i]);
+            // Of two steps reaching as far, the first takes precedence.
+            if j != i && a.flags & CAN != 0 && reaches(&a, &b) && (j < i || a.range > b.range) {
+                steps[i].flags &= !(a.flags & CAN);
+            }
+        }
+    }
+    let keep: Vec<bool> = steps.iter().map(|s| s.flags & CAN != 0).collect();
     let mut k = 0;
     steps.retain(|_| {
         k += 1;
-        !redundant[k - 1]
+        keep[k - 1]
     });
     let mut k = 0;
     dirs.retain(|_| {
         k += 1;
-        !redundant[k - 1]
+        keep[k - 1]
     });
 }
 
