@@ -1,7 +1,10 @@
 #!/bin/sh
 # Run each fuzz target in turn for $SECS seconds (default 600), one at a time, niced.
-# Usage: fuzz/run-all.sh [TARGET...]   (build first: RUSTC_BOOTSTRAP=1 cargo fuzz build -O)
+# Usage: fuzz/run-all.sh [TARGET...]
+# Builds the targets first as the README's `cargo fuzz run -O -a` does (optimised, with debug
+# assertions and overflow checks), so that what runs is what was built.
 cd "$(dirname "$0")" || exit 2
+RUSTC_BOOTSTRAP=1 nice cargo fuzz build -O -a || exit 2
 SECS=${SECS:-600}
 BIN=target/x86_64-unknown-linux-gnu/release
 mkdir -p logs artifacts

@@ -898,7 +898,8 @@ fn square_coords(s: &str) -> Option<(usize, usize)> {
     let b = s.as_bytes();
     let f = (*b.first()? as char).is_ascii_lowercase().then(|| (b[0] - b'a') as usize)?;
     let r: usize = s.get(1..)?.parse().ok()?;
-    (r >= 1).then_some((f, r - 1))
+    // Rank 0 is no square (`r - 1` underflowed: `then_some` builds its value before the test).
+    r.checked_sub(1).map(|r| (f, r))
 }
 
 /// Steps left of the budget shared by everything a preset computes while it loads: initial values

@@ -102,6 +102,11 @@ struct Fail(String);
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // On a stack large enough for the deepest recursion a preset may ask for (see `herald::stack`).
+    herald::stack::run(|| command(cli))
+}
+
+fn command(cli: Cli) -> ExitCode {
     let result = match cli.command {
         None => play("chess", None, None, false),
         Some(Cmd::Play { preset, fen, seed, ascii }) => play(&preset, fen, seed, ascii),

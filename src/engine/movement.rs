@@ -263,6 +263,7 @@ pub fn compile(
                     }
                 }
             }
+            drop_covered(&mut steps, &mut dirs);
             // Only a piece that itself captures en passant leaves squares to be taken that way (the
             // pawn's double step); a rook's or a cannon's quiet ride does not.
             if !steps.iter().any(|s| s.flags & flag::EP != 0) {
@@ -285,6 +286,50 @@ pub fn compile(
         }
     }
     Ok(m)
+}
+
+/// What a move may do on the squares it reaches: a step keeps only what no other step of the
+/// piece does there already.
+const CAN: u8 = flag::MOVE | flag::CAPTURE | flag::EP | flag::FRIENDLY;
+
+/// Whether step `a` reaches every square `b` reaches, the same way: same direction and lame path,
+/// at least its range, and the same conditions (initial-only, hopping). `RW`'s wazir step is
+/// reached by its rook ride; so is `WmR`'s, for moving.
+fn reaches(a: &Step, b: &Step) -> bool {
+    const IF: u8 = flag::INITIAL | flag::HOP;
+    a.delta == b.delta
+        && a.path_len == b.path_len
+        && a.path == b.path
+        && a.limit == b.limit
+        && a.range >= b.range
+        && a.flags & IF == b.flags & IF
+}
+
+/// Take from each step what another step of the piece does on its squares already, and drop the
+/// steps left with nothing (of equal steps the first stays), at load: two atoms reaching the same
+/// square would list the move twice, and the turn played by its text would be ambiguous.
+fn drop_covered(steps: &mut Vec<Step>, dirs: &mut Vec<(i8, i8)>) {
+    let n = steps.len();
+    for i in 0..n {
+        for j in 0..n {
+            let (a, b) = (steps[j], steps[i]);
+            // Of two steps reaching as far, the first takes precedence.
+            if j != i && a.flags & CAN != 0 && reaches(&a, &b) && (j < i || a.range > b.range) {
+                steps[i].flags &= !(a.flags & CAN);
+            }
+        }
+    }
+    let keep: Vec<bool> = steps.iter().map(|s| s.flags & CAN != 0).collect();
+    let mut k = 0;
+    steps.retain(|_| {
+        k += 1;
+        keep[k - 1]
+    });
+    let mut k = 0;
+    dirs.retain(|_| {
+        k += 1;
+        keep[k - 1]
+    });
 }
 
 fn step(geo: &Geometry, bm: &BetzaMove, (ax, ay): (i32, i32), max_range: u32) -> Step {

@@ -116,11 +116,15 @@ pub fn parallel(
         let workers: Vec<_> = children
             .chunks_mut(per)
             .map(|share| {
-                scope.spawn(move || {
+                // As large a stack as the main command's: a hook nests as deep here as there.
+                crate::stack::builder().spawn_scoped(scope, move || {
                     share.iter_mut().try_fold(0u64, |n, child| Ok(n + try_perft(child, preset, depth - 1, bulk)?))
                 })
             })
-            .collect();
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| {
+                ScriptError::new(crate::syntax::Span::default(), format!("cannot start a perft thread: {e}"))
+            })?;
         workers.into_iter().try_fold(0u64, |n, w| match w.join() {
             Ok(r) => Ok(n + r?),
             Err(_) => Err(ScriptError::new(crate::syntax::Span::default(), "a perft thread failed")),

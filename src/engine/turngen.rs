@@ -24,6 +24,10 @@ pub const ROYAL_UNSAFE: &str = "it would leave the royal piece attacked";
 /// The reason [`trial`] gives when a move part is not among the legal moves (the caller explains why).
 pub const NOT_LISTED: &str = "the move is not legal here";
 
+/// Partial turns (parts applied, each with its hooks) one listing of a position's turns may try.
+/// Turns of several parts multiply: four parts of a thousand candidates each are 10^12 sequences.
+pub const MAX_PARTIAL_TURNS: u64 = 1_000_000;
+
 /// The part of a turn when a preset declares no turn structure: one move.
 const JUST_MOVE: &[PartKind] = &[PartKind::Move];
 
@@ -38,6 +42,8 @@ struct Gen<'a> {
     leaf: bool,
     /// Turns counted without playing them out, in `leaf` mode.
     counted: u64,
+    /// Partial turns tried so far, against [`MAX_PARTIAL_TURNS`].
+    tried: u64,
 }
 
 /// Call `visit` with the position after each legal turn (and the turn); the position is restored after.
@@ -53,7 +59,7 @@ pub fn for_each_turn(pos: &mut Position, preset: &Preset, visit: &mut Visit) -> 
         }
         return Ok(());
     }
-    let mut g = Gen { preset, mover: pos.side, said: None, safe_at: None, leaf: false, counted: 0 };
+    let mut g = Gen { preset, mover: pos.side, said: None, safe_at: None, leaf: false, counted: 0, tried: 0 };
     pos.begin_turn();
     let r = g.start(pos).and_then(|ok| if ok { g.parts(pos, 0, &mut Turn::default(), visit) } else { Ok(()) });
     pos.unmake();
@@ -70,7 +76,7 @@ pub fn count_turns(pos: &mut Position, preset: &Preset) -> Result<u64, ScriptErr
         pos.legal_moves(preset, &mut moves);
         return Ok(moves.len() as u64);
     }
-    let mut g = Gen { preset, mover: pos.side, said: None, safe_at: None, leaf: true, counted: 0 };
+    let mut g = Gen { preset, mover: pos.side, said: None, safe_at: None, leaf: true, counted: 0, tried: 0 };
     let mut visited = 0;
     pos.begin_turn();
     let r = g.start(pos).and_then(|ok| {
@@ -111,7 +117,7 @@ pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<Str
         }
         return Ok(());
     }
-    let mut g = Gen { preset, mover: pos.side, said: Some(said), safe_at: None, leaf: false, counted: 0 };
+    let mut g = Gen { preset, mover: pos.side, said: Some(said), safe_at: None, leaf: false, counted: 0, tried: 0 };
     pos.begin_turn();
     let r = g.play(pos, turn);
     match r {
@@ -129,7 +135,7 @@ pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<Str
 
 /// Play a turn with every hook and take it back: why a rule refuses it, if one does.
 pub fn trial(pos: &mut Position, preset: &Preset, turn: &Turn) -> Result<Option<String>, ScriptError> {
-    let mut g = Gen { preset, mover: pos.side, said: None, safe_at: None, leaf: false, counted: 0 };
+    let mut g = Gen { preset, mover: pos.side, said: None, safe_at: None, leaf: false, counted: 0, tried: 0 };
     pos.begin_turn();
     let r = g.play(pos, turn);
     pos.unmake();
@@ -192,6 +198,9 @@ impl<'a> Gen<'a> {
     fn parts(&mut self, pos: &mut Position, i: usize, turn: &mut Turn, visit: &mut Visit) -> Result<(), ScriptError> {
         if i == self.part_count() {
             return self.finish(pos, turn, visit);
+        }
+        if self.hopeless(pos, i) {
+            return Ok(());
         }
         let (kinds, optional, if_possible) = self.kind_at(i);
         if optional {
@@ -256,6 +265,11 @@ impl<'a> Gen<'a> {
             _ => false,
         };
         for &c in &cands {
+            self.tried += 1;
+            if self.tried > MAX_PARTIAL_TURNS {
+                pos.give_parts_buffer(cands);
+                return Err(self.too_many_tries(i));
+            }
             let m = pos.mark();
             if self.step(pos, c, keeps_safe(pos, &c), drops_safe)?.is_none() {
                 turn.push(c);
@@ -341,6 +355,41 @@ impl<'a> Gen<'a> {
         self.reset_vars(pos);
         pos.end_turn(preset);
         Ok(None)
+    }
+
+    /// Whether no way of ending the turn from part `i` on can be legal: the mover's royal piece is
+    /// attacked, and what is left can only add squares or take pieces out of a hand (`construct`,
+    /// `discard`: a new square only opens lines, and holes stop every line) with hooks that cannot
+    /// change the board. Trying every sequence of what is left would find nothing.
+    fn hopeless(&self, pos: &Position, i: usize) -> bool {
+        let preset = self.preset;
+        let inert = &preset.script.inert;
+        // Without a turn structure the one part is a move (`turn` is empty, and so is all of it).
+        preset.royal_safety
+            && inert.end
+            && i < preset.script.turn.len()
+            && preset.script.turn[i..].iter().all(|s| {
+                s.kinds.iter().all(|&k| {
+                    matches!(k, PartKind::Construct | PartKind::Discard)
+                        && inert.part[k as usize]
+                        && inert.before[k as usize]
+                })
+            })
+            && !self.known_safe(pos)
+            && pos.in_check(preset, self.mover)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_many_tries(&self, i: usize) -> ScriptError {
+        let span = self.preset.script.turn.get(i).map_or_else(Default::default, |s| s.span);
+        ScriptError::new(
+            span,
+            format!(
+                "listing the turns tried more than {MAX_PARTIAL_TURNS} partial turns: the candidates of \
+                 the parts multiply (limit them with `from`, or refuse a hopeless turn earlier)"
+            ),
+        )
     }
 
     /// In `leaf` mode, whether the `before` hooks of the last part may be left unrun: they can

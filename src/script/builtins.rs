@@ -327,9 +327,10 @@ impl Interp<'_> {
 
     /// A kind, or a list or set of kinds (pieces stand for their kinds), as a bit per kind.
     /// Kinds fit: there are at most `cell::MAX_KINDS` (62), and bit 63 stands for no kind.
-    fn kind_mask(&self, v: &Value, arg: &Code) -> R<u64> {
+    fn kind_mask(&mut self, v: &Value, arg: &Code) -> R<u64> {
         match v {
             Value::List(items) | Value::Set(items) => {
+                self.touch(arg.span, v)?;
                 items.iter().try_fold(0u64, |m, k| Ok(m | 1u64 << self.kind(k, arg)?.min(63)))
             }
             one => Ok(1u64 << self.kind(one, arg)?.min(63)),
@@ -629,7 +630,10 @@ impl Interp<'_> {
             Len => Value::Int(match &v[0] {
                 Value::List(x) | Value::Set(x) => x.len(),
                 Value::Map(m) => m.len(),
-                Value::Str(s) => s.chars().count(),
+                Value::Str(s) => {
+                    self.touch(args[0].span, &v[0])?;
+                    s.chars().count()
+                }
                 other => return Err(fail(args[0].span, format!("{} has no length", other.type_name()))),
             } as i64),
             List => Value::List(Arc::new(self.items(&v[0], &args[0])?)),
@@ -639,12 +643,16 @@ impl Interp<'_> {
                 Value::Set(x) => set_with(x, &v[0], &v[1]),
                 other => return Err(fail(args[0].span, format!("cannot add to {}", other.type_name()))),
             },
-            Discard => match &v[0] {
-                Value::List(x) => Value::List(Arc::new(x.iter().filter(|&i| i != &v[1]).cloned().collect())),
-                Value::Set(x) => Value::Set(Arc::new(x.iter().filter(|&i| i != &v[1]).cloned().collect())),
-                Value::Map(m) => Value::Map(Arc::new(m.iter().filter(|(k, _)| k != &v[1]).cloned().collect())),
-                other => return Err(fail(args[0].span, format!("cannot discard from {}", other.type_name()))),
-            },
+            Discard => {
+                // Every item is compared with the one discarded: read through.
+                self.touch(args[0].span, &v[0])?;
+                match &v[0] {
+                    Value::List(x) => Value::List(Arc::new(x.iter().filter(|&i| i != &v[1]).cloned().collect())),
+                    Value::Set(x) => Value::Set(Arc::new(x.iter().filter(|&i| i != &v[1]).cloned().collect())),
+                    Value::Map(m) => Value::Map(Arc::new(m.iter().filter(|(k, _)| k != &v[1]).cloned().collect())),
+                    other => return Err(fail(args[0].span, format!("cannot discard from {}", other.type_name()))),
+                }
+            }
             Keys => match &v[0] {
                 Value::Map(m) => Value::List(Arc::new(m.iter().map(|(k, _)| k.clone()).collect())),
                 other => return Err(fail(args[0].span, format!("{} has no keys", other.type_name()))),
@@ -666,11 +674,15 @@ impl Interp<'_> {
             },
             Abs => Value::Int(self.int(&v[0], &args[0])?.checked_abs().ok_or_else(|| fail(span, "integer overflow"))?),
             Min | Max => {
+                // Every item is compared: read through.
+                for (x, a) in v.iter().zip(args) {
+                    self.touch(a.span, x)?;
+                }
                 let items = if v.len() == 1 { self.items(&v[0], &args[0])? } else { v.to_vec() };
                 let best = if b == Min { items.into_iter().min() } else { items.into_iter().max() };
                 best.unwrap_or_default()
             }
-            Str => Value::Str(v[0].display(preset).into()),
+            Str => Value::Str(self.text_of(args[0].span, &v[0])?.into()),
             Range => {
                 let (a, z) = (self.int(&v[0], &args[0])?, self.int(&v[1], &args[1])?);
                 if z.saturating_sub(a) > super::interp::MAX_MEMORY as i64 {

@@ -18,6 +18,25 @@ pub const MAX_STEPS: u64 = 2_000_000;
 pub const MAX_DEPTH: u32 = 64;
 /// Elements (list items, map entries, string bytes / 8) one hook call may create.
 pub const MAX_MEMORY: usize = 4_000_000;
+/// Messages one played turn keeps of what its hooks `say`; what comes after is counted, not kept.
+pub const MAX_SAID: usize = 64;
+/// Bytes of text one played turn keeps of what its hooks `say`.
+pub const MAX_SAID_BYTES: usize = 16 * 1024;
+
+/// Keep a message said during a played turn, within [`MAX_SAID`] messages and [`MAX_SAID_BYTES`]
+/// bytes per turn: a hook that says more has the rest replaced by one line saying so.
+fn hear(said: &mut Vec<String>, text: String) {
+    const CUT: &str = "(more was said than a turn keeps)";
+    let bytes: usize = said.iter().map(String::len).sum();
+    if said.last().is_some_and(|l| l == CUT) {
+        return;
+    }
+    if said.len() + 1 >= MAX_SAID || bytes + text.len() > MAX_SAID_BYTES {
+        said.push(CUT.into());
+    } else {
+        said.push(text);
+    }
+}
 
 /// A script failed: where and why. The turn it happened in is not played.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -259,6 +278,39 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
+    /// Charge the steps of reading a value through (comparing, searching, showing it): one per
+    /// element, as `Value::weight` counts them. Scalars cost nothing beyond their statement's
+    /// charge. The walk that weighs it stops where the budget ends, so weighing costs no more.
+    #[inline(always)]
+    pub(super) fn touch(&mut self, span: Span, v: &Value) -> R<()> {
+        if v.is_compound() { self.touch_weight(span, v) } else { Ok(()) }
+    }
+
+    #[inline(never)]
+    fn touch_weight(&mut self, span: Span, v: &Value) -> R<()> {
+        let room = (MAX_STEPS + 1).saturating_sub(self.steps);
+        let w = v.weight_within(usize::try_from(room).unwrap_or(usize::MAX));
+        self.steps = self.steps.saturating_add(w as u64);
+        if self.steps > MAX_STEPS {
+            return Err(self.too_many_steps(span));
+        }
+        Ok(())
+    }
+
+    /// A value as text (`say`, `str`, `"..." + v`): a collection's reading charged as steps, and
+    /// given up when the text would be larger than the memory left. The caller charges the text's
+    /// memory (a string's copy is that, and nothing else).
+    pub(super) fn text_of(&mut self, span: Span, v: &Value) -> R<String> {
+        if !matches!(v, Value::Str(_)) {
+            self.touch(span, v)?;
+        }
+        let cap = MAX_MEMORY.saturating_sub(self.mem).saturating_mul(8);
+        match v.display_within(self.preset, cap) {
+            Some(t) => Ok(t),
+            None => Err(self.too_much_memory(span)),
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn too_much_memory(&self, span: Span) -> Stop {
@@ -287,6 +339,11 @@ impl<'a> Interp<'a> {
             }
             St::SetGlobal(i, e) => {
                 let v = self.eval(e)?;
+                // Compared with the old value and digested into the position's hash: read through,
+                // unless that is decided at once (the value it holds, an empty collection).
+                if v.is_compound() && !v.trivially_same(&self.pos.state[*i as usize]) {
+                    self.touch_weight(e.span, &v)?;
+                }
                 self.pos.set_state(self.preset, *i as usize, v);
             }
             St::If(branches, otherwise) => {
@@ -359,9 +416,12 @@ impl<'a> Interp<'a> {
                 self.declared.get_or_insert(GameOver { winner: None, reason });
             }
             St::Say(e) => {
-                let v = self.eval(e)?.display(self.preset);
+                // Charged alike whether the turn is played or only tried, so both end alike.
+                let v = self.eval(e)?;
+                let text = self.text_of(e.span, &v)?;
+                self.charge_n(e.span, text.len() / 8 + 1)?;
                 if let Some(said) = self.said.as_deref_mut() {
-                    said.push(v);
+                    hear(said, text);
                 }
             }
             // The others `exec` runs itself, never passing them here.
@@ -473,9 +533,18 @@ impl<'a> Interp<'a> {
             Ex::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
                 let l = self.eval(a)?;
                 let same = match &b.ex {
-                    Ex::Const(v) => l == *v,
-                    Ex::Local(i) => l == self.locals[self.base + *i as usize],
-                    _ => l == self.eval(b)?,
+                    Ex::Const(v) => self.equal(&l, v, c.span)?,
+                    Ex::Local(i) => {
+                        let at = self.base + *i as usize;
+                        if l.is_compound() && self.locals[at].is_compound() {
+                            self.touch_weight(c.span, &l)?;
+                        }
+                        l == self.locals[at]
+                    }
+                    _ => {
+                        let r = self.eval(b)?;
+                        self.equal(&l, &r, c.span)?
+                    }
                 };
                 self.charge_one(c.span)?;
                 same == (*op == BinOp::Eq)
@@ -675,6 +744,16 @@ impl<'a> Interp<'a> {
         })
     }
 
+    /// `l == r`, charged as a read of `l` when both are collections or strings (a comparison of
+    /// those may walk them through).
+    #[inline(always)]
+    fn equal(&mut self, l: &Value, r: &Value, span: Span) -> R<bool> {
+        if l.is_compound() && r.is_compound() {
+            self.touch_weight(span, l)?;
+        }
+        Ok(l == r)
+    }
+
     fn binary(&mut self, op: BinOp, l: Value, r: Value, span: Span) -> R<Value> {
         use Value::*;
         let overflow = || fail(span, "integer overflow");
@@ -698,14 +777,21 @@ impl<'a> Interp<'a> {
             (_, l, r) => (l, r),
         };
         let v = match (op, &l, &r) {
-            (BinOp::Eq, _, _) => Bool(l == r),
-            (BinOp::Ne, _, _) => Bool(l != r),
+            (BinOp::Eq, _, _) => Bool(self.equal(&l, &r, span)?),
+            (BinOp::Ne, _, _) => Bool(!self.equal(&l, &r, span)?),
             (BinOp::In | BinOp::NotIn, _, _) => {
+                // A list or a string is searched through; a set or a map by halves.
                 let found = match &r {
-                    List(v) => v.contains(&l),
+                    List(v) => {
+                        self.touch(span, &r)?;
+                        v.contains(&l)
+                    }
                     Set(v) => v.binary_search(&l).is_ok(),
                     Map(m) => m.binary_search_by(|(k, _)| k.cmp(&l)).is_ok(),
-                    Str(s) => matches!(&l, Str(t) if s.contains(&**t)),
+                    Str(s) => {
+                        self.touch(span, &r)?;
+                        matches!(&l, Str(t) if s.contains(&**t))
+                    }
                     _ => {
                         return Err(fail(
                             span,
@@ -727,12 +813,18 @@ impl<'a> Interp<'a> {
             (BinOp::Div | BinOp::Rem, Int(_), Int(0)) => return Err(fail(span, "division by zero")),
             (BinOp::Div, Int(a), Int(b)) => Int(a.div_euclid(*b)),
             (BinOp::Rem, Int(a), Int(b)) => Int(a.rem_euclid(*b)),
-            (BinOp::Add, Str(a), _) => Str(format!("{a}{}", r.display(self.preset)).into()),
+            (BinOp::Add, Str(a), _) => {
+                let text = self.text_of(span, &r)?;
+                Str(format!("{a}{text}").into())
+            }
             (BinOp::Add, Set(a), Set(b)) => Value::set_of(a.iter().chain(b.iter()).cloned().collect()),
+            // Each item of the left set is looked up: read through, whatever is kept.
             (BinOp::Sub, Set(a), Set(b)) => {
+                self.touch(span, &l)?;
                 Set(Arc::new(a.iter().filter(|x| b.binary_search(x).is_err()).cloned().collect()))
             }
             (BinOp::Mul, Set(a), Set(b)) => {
+                self.touch(span, &l)?;
                 Set(Arc::new(a.iter().filter(|x| b.binary_search(x).is_ok()).cloned().collect()))
             }
             _ => {

@@ -130,7 +130,7 @@ impl Value {
         total
     }
 
-    fn is_compound(&self) -> bool {
+    pub(crate) fn is_compound(&self) -> bool {
         matches!(self, Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Str(_))
     }
 
@@ -164,6 +164,17 @@ impl Value {
                 Arc::ptr_eq(a, b) || (a.len() == b.len() && a == b)
             }
             _ => self == other,
+        }
+    }
+
+    /// Whether storing `self` over `old` is decided without reading either through: the same
+    /// shared collection, or an empty one (compared and digested at once).
+    #[inline(always)]
+    pub fn trivially_same(&self, old: &Value) -> bool {
+        match (self, old) {
+            (Value::List(a), Value::List(b)) | (Value::Set(a), Value::Set(b)) => a.is_empty() || Arc::ptr_eq(a, b),
+            (Value::List(a) | Value::Set(a), _) => a.is_empty(),
+            _ => false,
         }
     }
 
@@ -246,6 +257,56 @@ impl Value {
                 }
             }
         }
+    }
+
+    /// [`Value::display`], given up once the text is longer than `cap` bytes (`None`): a value
+    /// within the memory budget may still show as far more text (long kind names, many times).
+    pub fn display_within(&self, preset: &Preset, cap: usize) -> Option<String> {
+        let mut out = String::new();
+        match self {
+            Value::Str(s) => out.push_str(s),
+            other => other.show_into(preset, &mut out, cap)?,
+        }
+        (out.len() <= cap).then_some(out)
+    }
+
+    /// [`Value::show`] appended to `out`, stopping (`None`) once `out` is longer than `cap`.
+    fn show_into(&self, preset: &Preset, out: &mut String, cap: usize) -> Option<()> {
+        let items = |v: &[Value], out: &mut String| {
+            for (i, x) in v.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                x.show_into(preset, out, cap)?;
+            }
+            Some(())
+        };
+        match self {
+            Value::List(v) => {
+                out.push('[');
+                items(v, out)?;
+                out.push(']');
+            }
+            Value::Set(v) => {
+                out.push('{');
+                items(v, out)?;
+                out.push('}');
+            }
+            Value::Map(m) if !m.is_empty() => {
+                out.push('{');
+                for (i, (k, x)) in m.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    k.show_into(preset, out, cap)?;
+                    out.push(':');
+                    x.show_into(preset, out, cap)?;
+                }
+                out.push('}');
+            }
+            scalar => out.push_str(&scalar.show(preset)),
+        }
+        (out.len() <= cap).then_some(())
     }
 
     /// The text `say` prints: strings bare, everything else as a literal.
