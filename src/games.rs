@@ -168,10 +168,13 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(out)
 }
 
+/// Folders are followed only where they really are: a link to a folder is skipped (a link to `.`
+/// would make the walk endless).
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
+        let entry = entry?;
+        let path = entry.path();
+        if entry.file_type()?.is_dir() {
             walk(&path, out)?;
         } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
             out.push(path);

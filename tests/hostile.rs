@@ -315,3 +315,13 @@ fn initial_values_share_the_load_budget() {
         format!("board 8 x 8\npiece King K royal moves \"K\"\n{slow}var v = slow()\nsetup \"k7/8/8/8/8/8/8/K7 w\"\n");
     herald::check::load_text("iv.preset", &one).expect("one slow value is within the budget");
 }
+
+#[cfg(unix)]
+#[test]
+fn herald_test_does_not_follow_a_link_to_a_folder_round_in_circles() {
+    let d = Dir::new("walk");
+    d.file("games/g.yaml", "preset: chess\nsteps:\n  - play: e4\n");
+    std::os::unix::fs::symlink(d.0.join("games"), d.0.join("games/loop")).expect("symlink");
+    let (code, out, err) = herald_in(&d.0, &["test", "games"], b"");
+    assert_eq!((code, out.lines().last()), (0, Some("1 passed, 0 failed")), "{out}{err}");
+}
