@@ -50,6 +50,9 @@ const DECL_KEYWORDS: &[&str] = &[
     "turn",
     "captures",
     "drop",
+    "immobility",
+    "gating",
+    "facing",
 ];
 
 /// The most syntax errors reported from one file before giving up.
@@ -209,7 +212,9 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::hand_decl
         | Rule::drop_decl
         | Rule::immobility_decl
-        | Rule::gating_decl => "a declaration",
+        | Rule::gating_decl
+        | Rule::facing_decl
+        | Rule::facing_kw => "a declaration",
         Rule::drop_flag => "`one_per_file` or `no_mate`",
         Rule::promoted_attr | Rule::from_kw => "`promoted from KIND`",
         Rule::or_from => "`or from`",
@@ -267,7 +272,7 @@ fn rule_name(r: Rule) -> &'static str {
         Rule::attacks_attr | Rule::hops_attr | Rule::spares_attr | Rule::passes_attr => "a piece attribute",
         Rule::attacks_kw | Rule::hops_kw | Rule::spares_kw => "a piece attribute",
         Rule::within | Rule::within_kw => "`within REGION`",
-        Rule::facing_decl | Rule::facing_kw | Rule::break_kw => "`facing break`",
+        Rule::break_kw => "`break` (after `facing`)",
         Rule::region_item | Rule::rank_item | Rule::squares_item => "`rank N` or squares",
         Rule::optional_kw => "`optional`",
         Rule::hand_choice | Rule::hand_kw => "`hand`",
