@@ -238,6 +238,12 @@ fn parse_hand(preset: &Preset, hand: &str, pos: &mut Position) -> Result<(), Fen
         let (kind, side) = preset.kind_by_label(&label).ok_or(FenError::HandLabel(label))?;
         pos.hands[side].push(kind as u8);
     }
+    if preset.hand_pool {
+        // A pool is kept in kind order, as it is written.
+        for side in Side::BOTH {
+            pos.hands[side].sort_unstable();
+        }
+    }
     Ok(())
 }
 
@@ -307,6 +313,10 @@ fn gate_letter(
     if !flag.is_ascii_alphabetic() || file >= preset.geo.files {
         let why = format!("`{flag}` is neither a castling flag nor a file of this board");
         return Err(FenError::Castling(field.into(), why));
+    }
+    // With nothing to gate and no captures to refill the hand, gates are closed.
+    if pos.hands[side].is_empty() && !preset.captures_to_hand {
+        return Ok(());
     }
     let mut found = false;
     for &sq in &preset.geo.squares {

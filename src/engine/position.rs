@@ -87,7 +87,8 @@ pub struct Mark {
 /// One change to a hand, to undo: a piece added at the end, or removed from an index.
 #[derive(Clone, Copy, Debug)]
 enum HandChange {
-    Added(Side),
+    /// A piece added at an index (the end, or its place in a pool kept in kind order).
+    Added(Side, usize),
     Removed(Side, u8, usize),
 }
 
@@ -310,12 +311,15 @@ impl Position {
     }
 
     /// Add a piece of a kind to a side's hand; recorded for unmake.
-    pub fn hand_add(&mut self, _preset: &Preset, side: Side, kind: u8) {
+    pub fn hand_add(&mut self, preset: &Preset, side: Side, kind: u8) {
         let n = self.hands[side].iter().filter(|&&c| c == kind).count();
         let code = cell::piece(kind as usize, side);
         self.hash ^= hand_key(code, n) ^ hand_key(code, n + 1);
-        self.hands[side].push(kind);
-        self.hand_changes.push(HandChange::Added(side));
+        // A pool is kept in kind order, as its FEN writes it, so that a FEN reads back the same.
+        let at =
+            if preset.hand_pool { self.hands[side].partition_point(|&k| k <= kind) } else { self.hands[side].len() };
+        self.hands[side].insert(at, kind);
+        self.hand_changes.push(HandChange::Added(side, at));
     }
 
     /// Take a piece of a kind from a side's hand (the first such); false if there is none.
@@ -519,8 +523,8 @@ impl Position {
         }
         while self.hand_changes.len() > m.hand_changes as usize {
             match self.hand_changes.pop() {
-                Some(HandChange::Added(side)) => {
-                    self.hands[side].pop();
+                Some(HandChange::Added(side, at)) => {
+                    self.hands[side].remove(at);
                 }
                 Some(HandChange::Removed(side, code, at)) => self.hands[side].insert(at, code),
                 None => {}
@@ -616,7 +620,18 @@ impl Position {
         if m.flags & mflag::FROM_HAND != 0 {
             self.promote_from_hand(preset, piece, m.promo);
         }
-        self.set(z, m.to, if m.promo != 0 { m.promo } else { piece });
+        let mut arrived = if m.promo != 0 { m.promo } else { piece };
+        // With drops, a piece may come back to a square of its setup (a chessgi pawn dropped on its
+        // first rank steps to its second): there it counts as unmoved, as a FEN reads it.
+        if preset.drops
+            && preset.kinds[cell::kind(arrived)].cares_virgin
+            && preset.setup_cells.get(m.to as usize) == Some(&arrived)
+            && !preset.castles.iter().any(|c| c.king == arrived || c.rook == arrived)
+            && preset.gating.as_ref().is_none_or(|g| !g[cell::side(arrived)][m.to as usize])
+        {
+            arrived |= cell::VIRGIN;
+        }
+        self.set(z, m.to, arrived);
         if m.flags & mflag::DOUBLE != 0 {
             self.new_ep = Some((m.from, m.to));
         }
@@ -627,8 +642,28 @@ impl Position {
 
     /// `gating in REGION`: a piece from the mover's hand enters on the square a piece just left.
     fn gate(&mut self, preset: &Preset, code: u8, sq: Sq) {
-        self.hand_take(preset, cell::side(code), cell::kind(code) as u8);
+        let side = cell::side(code);
+        self.hand_take(preset, side, cell::kind(code) as u8);
         self.set(&preset.zobrist, sq, code);
+    }
+
+    /// An empty hand that captures cannot refill closes every gate, as Fairy-Stockfish's FEN then
+    /// shows none: only pieces of castlings still possible stay unmoved.
+    fn close_gates(&mut self, preset: &Preset, side: Side, g: &crate::engine::side::BySide<Vec<bool>>) {
+        for &s in &preset.geo.squares {
+            let c = self.cells[s as usize];
+            if !(g[side][s as usize] && cell::is_side(c, side) && c & cell::VIRGIN != 0) {
+                continue;
+            }
+            let castles = preset.castles.iter().any(|k| {
+                (k.king_from == s || k.rook_from == s)
+                    && self.cells[k.king_from as usize] == k.king | cell::VIRGIN
+                    && self.cells[k.rook_from as usize] == k.rook | cell::VIRGIN
+            });
+            if !castles {
+                self.set(&preset.zobrist, s, c & !cell::VIRGIN);
+            }
+        }
     }
 
     /// Take a promotion's new piece out of the hand, from the end its rule draws from.
@@ -689,6 +724,15 @@ impl Position {
         };
         if self.ep.hashed {
             self.hash ^= z.ep(self.ep.squares[0]);
+        }
+        if let Some(g) = &preset.gating
+            && !preset.captures_to_hand
+        {
+            for side in Side::BOTH {
+                if self.hands[side].is_empty() {
+                    self.close_gates(preset, side, g);
+                }
+            }
         }
         if !preset.castles.is_empty() {
             let rights = self.castle_rights_now(preset);

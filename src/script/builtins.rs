@@ -259,6 +259,11 @@ fn name_of(b: Builtin) -> &'static str {
 
 /// A move as scripts see it, described in the position before it.
 pub fn move_part(preset: &crate::preset::Preset, cells: &[u8], ep_victim: Sq, m: Move) -> PartVal {
+    if m.flags & mflag::DROP != 0 {
+        // A natively generated drop (`on setup` may ask for the legal moves of such a preset).
+        let (kind, to, piece) = (PartKind::Drop, m.to, m.promo);
+        return PartVal { kind, from: 0, to, piece, captured: 0, captured_on: 0, promo: 0, rook: None };
+    }
     let piece = cells[m.from as usize] & !cell::VIRGIN;
     let (captured, captured_on) = if m.flags & mflag::EP != 0 {
         (cells[ep_victim as usize] & !cell::VIRGIN, ep_victim)
