@@ -127,6 +127,14 @@ pub struct Preset {
 }
 
 impl Preset {
+    /// The preset without its end rules by repetition, move limit and insufficient material: what
+    /// `perft --no-draws` counts with, as Fairy-Stockfish's perft and published suites count.
+    pub fn without_static_ends(&self) -> Preset {
+        let mut p = self.clone();
+        p.ends.retain(|r| matches!(r, EndRule::Checkmate(_) | EndRule::Stalemate(_)));
+        p
+    }
+
     pub fn kind_by_label(&self, label: &str) -> Option<(usize, Side)> {
         self.kinds
             .iter()
