@@ -255,6 +255,16 @@ impl Checker {
         let (script, inits, script_diags) = Compiler::new(&kinds, &geo).script(&m.script);
         let range_names: Vec<Option<Name>> = m.pieces.values().map(|p| p.range.clone()).collect();
         self.diags.extend(script_diags);
+        // A `drop` rule only restricts drops: without a drop part in the turn there are none to restrict.
+        if !script.turn.iter().any(|p| p.kinds.contains(&crate::syntax::script::PartKind::Drop))
+            && let Some((_, piece, _)) = m.drop_zones.values().next()
+        {
+            self.err(
+                piece.span,
+                "`drop` says where a piece may be dropped, but no turn has a drop part, so nothing is ever \
+                 dropped: add `turn { move or drop }`",
+            );
+        }
         let setup = m.setup.clone();
         if setup.is_none() {
             self.err(whole, "the preset has no `setup`: give the start position as a FEN");
@@ -292,6 +302,14 @@ impl Checker {
             setup_cells: Vec::new(),
             script,
         };
+        // Castling's attack test protects a royal piece: a castling king that is not royal, or a
+        // preset without royal safety, castles through attacked squares.
+        for c in &mut preset.castles {
+            let king_royal = preset.kinds.get(cell::kind(c.king)).is_some_and(|k| k.royal);
+            if !(preset.royal_safety && king_royal) {
+                c.safe.clear();
+            }
+        }
         if let Err(diags) = initial_values(&mut preset, &inits) {
             return Err((preset.sources, diags));
         }

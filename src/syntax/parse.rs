@@ -130,9 +130,14 @@ fn rule_name(r: Rule) -> &'static str {
         Rule::shade => "`light` or `dark`",
         Rule::side_name => "`white` or `black`",
         Rule::direction => "`up`, `down`, `left` or `right`",
-        Rule::piece_attr | Rule::value_attr | Rule::royal_attr | Rule::moves_attr | Rule::range_attr => {
-            "a piece attribute"
-        }
+        Rule::piece_attr
+        | Rule::value_attr
+        | Rule::royal_attr
+        | Rule::moves_attr
+        | Rule::range_attr
+        | Rule::word_value
+        | Rule::word_moves
+        | Rule::word_range => "a piece attribute",
         Rule::region_item | Rule::rank_item | Rule::squares_item => "`rank N` or squares",
         Rule::optional_kw => "`optional`",
         Rule::hand_choice | Rule::hand_kw => "`hand`",
