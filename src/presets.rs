@@ -10,6 +10,13 @@ const SHIPPED: &[(&str, &str)] = &[
     ("universal", include_str!("../presets/universal.preset")),
     ("ruddigore", include_str!("../presets/ruddigore.preset")),
     ("constructing", include_str!("../presets/constructing.preset")),
+    // The library of Fairy-Stockfish's variants (issue 19), each named as its UCI_Variant.
+    ("shatranj", include_str!("../presets/shatranj.preset")),
+    ("makruk", include_str!("../presets/makruk.preset")),
+    ("gardner", include_str!("../presets/gardner.preset")),
+    ("courier", include_str!("../presets/courier.preset")),
+    ("knightmate", include_str!("../presets/knightmate.preset")),
+    ("capablanca", include_str!("../presets/capablanca.preset")),
 ];
 
 /// Names of the shipped presets.
