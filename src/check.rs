@@ -170,6 +170,7 @@ struct Merged {
     ends: Vec<EndDecl>,
     royal_safety: Option<bool>,
     captures_to_hand: bool,
+    must_capture: bool,
     drop_zones: IndexMap<String, (bool, Name, Name)>,
     script: Decls,
 }
@@ -225,6 +226,7 @@ fn merge(decls: Vec<Decl>) -> Merged {
             }
             Decl::Turn(parts, span) => m.script.turn = Some((parts, span)),
             Decl::CapturesToHand(_) => m.captures_to_hand = true,
+            Decl::CapturesCompulsory(_) => m.must_capture = true,
             Decl::DropZone { piece, negate, region } => {
                 m.drop_zones.insert(piece.node.clone(), (negate, piece, region));
             }
@@ -251,7 +253,7 @@ impl Checker {
         let promotions = self.promotions(&m, &lookup, &regions);
         let drop_zones = self.drop_zones(&m, &lookup, &regions);
         let castles = self.castles(&m, &lookup);
-        let ends = self.ends(&m, &lookup);
+        let ends = self.ends(&m, &lookup, &regions);
         let (script, inits, script_diags) = Compiler::new(&kinds, &geo).script(&m.script);
         let range_names: Vec<Option<Name>> = m.pieces.values().map(|p| p.range.clone()).collect();
         self.diags.extend(script_diags);
@@ -298,6 +300,7 @@ impl Checker {
             irreversible,
             royal_safety: m.royal_safety.unwrap_or(true),
             captures_to_hand: m.captures_to_hand,
+            must_capture: m.must_capture,
             drop_zones,
             setup_cells: Vec::new(),
             script,
@@ -534,7 +537,7 @@ impl Checker {
         out
     }
 
-    fn ends(&mut self, m: &Merged, l: &Lookup) -> Vec<EndRule> {
+    fn ends(&mut self, m: &Merged, l: &Lookup, regions: &IndexMap<String, BySide<Vec<bool>>>) -> Vec<EndRule> {
         let mut out = Vec::new();
         for e in &m.ends {
             let rule = match &e.cond {
@@ -563,6 +566,21 @@ impl Checker {
                         })
                         .collect();
                     EndRule::Insufficient(pats, e.outcome)
+                }
+                EndCond::Reach(region) => {
+                    let Some(zone) = regions.get(&region.node) else {
+                        let known: Vec<&String> = regions.keys().collect();
+                        self.err(
+                            region.span,
+                            format!("unknown region `{}`{}", region.node, suggest(&region.node, known)),
+                        );
+                        continue;
+                    };
+                    EndRule::Reach(zone.clone(), e.outcome)
+                }
+                EndCond::Extinction(kinds) => {
+                    let kinds = kinds.as_ref().map(|ks| ks.iter().filter_map(|k| self.kind(l, k)).collect());
+                    EndRule::Extinction(kinds, e.outcome)
                 }
             };
             out.push(rule);

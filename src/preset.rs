@@ -90,6 +90,10 @@ pub enum EndRule {
     /// Full moves without capture or pawn-like irreversible move (as the 50-move rule).
     MoveLimit(u32, Outcome),
     Insufficient(Vec<MaterialPattern>, Outcome),
+    /// A royal piece of a side on its squares of the region (per side, by cell): that side's outcome.
+    Reach(BySide<Vec<bool>>, Outcome),
+    /// A side with no piece left (`None`) or none of one of these kinds: that side's outcome.
+    Extinction(Option<Vec<usize>>, Outcome),
 }
 
 #[derive(Clone, Debug)]
@@ -118,6 +122,8 @@ pub struct Preset {
     pub royal_safety: bool,
     /// `captures to hand`: a captured piece joins the capturer's hand.
     pub captures_to_hand: bool,
+    /// `captures compulsory`: when a capture is legal, only captures are.
+    pub must_capture: bool,
     /// Per kind: where it may be dropped, per side (`None`: on any empty square).
     pub drop_zones: Vec<Option<BySide<Vec<bool>>>>,
     /// The setup's board, to tell which pieces of a FEN have not moved yet.
@@ -131,7 +137,7 @@ impl Preset {
     /// `perft --no-draws` counts with, as Fairy-Stockfish's perft and published suites count.
     pub fn without_static_ends(&self) -> Preset {
         let mut p = self.clone();
-        p.ends.retain(|r| matches!(r, EndRule::Checkmate(_) | EndRule::Stalemate(_)));
+        p.ends.retain(|r| !matches!(r, EndRule::Repetition(..) | EndRule::MoveLimit(..) | EndRule::Insufficient(..)));
         p
     }
 

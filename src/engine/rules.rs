@@ -73,10 +73,43 @@ impl Position {
                 EndRule::Insufficient(pats, o) if self.insufficient(preset, pats) => {
                     return Some(outcome(*o, self.side, "insufficient material"));
                 }
+                EndRule::Reach(zone, o) => {
+                    // The side that just moved first: its royal piece arrived.
+                    for side in [self.side.other(), self.side] {
+                        if self.royal_in(preset, side, &zone[side]) {
+                            return Some(outcome(*o, side, "royal piece reached its goal"));
+                        }
+                    }
+                }
+                EndRule::Extinction(kinds, o) => {
+                    for side in [self.side.other(), self.side] {
+                        if self.extinct(preset, side, kinds.as_deref()) {
+                            return Some(outcome(*o, side, "extinction"));
+                        }
+                    }
+                }
                 _ => {}
             }
         }
         None
+    }
+
+    /// Whether a royal piece of `side` stands on a square of `zone`.
+    fn royal_in(&self, preset: &Preset, side: Side, zone: &[bool]) -> bool {
+        preset.kinds.iter().enumerate().any(|(k, kind)| {
+            kind.royal
+                && self.counts[cell::piece(k, side) as usize] > 0
+                && zone.iter().enumerate().any(|(sq, &z)| z && self.cells[sq] & !cell::VIRGIN == cell::piece(k, side))
+        })
+    }
+
+    /// Whether `side` has no piece left (`kinds` None) or none of one of `kinds`.
+    fn extinct(&self, preset: &Preset, side: Side, kinds: Option<&[usize]>) -> bool {
+        let n = |k: usize| self.counts[cell::piece(k, side) as usize];
+        match kinds {
+            None => (0..preset.kinds.len()).all(|k| n(k) == 0),
+            Some(ks) => ks.iter().any(|&k| n(k) == 0),
+        }
     }
 
     /// How many times the current position has occurred (this one included).

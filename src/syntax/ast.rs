@@ -59,6 +59,8 @@ pub enum Decl {
     Turn(Vec<TurnPartDecl>, Span),
     /// `captures to hand`.
     CapturesToHand(Span),
+    /// `captures compulsory`.
+    CapturesCompulsory(Span),
     /// `drop Pawn not in last_rank`: where a kind may be dropped.
     DropZone {
         piece: Name,
@@ -157,6 +159,10 @@ pub enum EndCond {
     Repetition(Spanned<u32>),
     MoveLimit(Spanned<u32>),
     Insufficient(Vec<MaterialPattern>),
+    /// `end reach REGION`: a royal piece in the region.
+    Reach(Name),
+    /// `end extinction all` (None) or `end extinction KINDS`.
+    Extinction(Option<Vec<Name>>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -173,6 +179,8 @@ pub enum EndKind {
     Repetition,
     MoveLimit,
     Insufficient,
+    Reach,
+    Extinction,
 }
 
 impl EndCond {
@@ -183,6 +191,8 @@ impl EndCond {
             EndCond::Repetition(_) => EndKind::Repetition,
             EndCond::MoveLimit(_) => EndKind::MoveLimit,
             EndCond::Insufficient(_) => EndKind::Insufficient,
+            EndCond::Reach(_) => EndKind::Reach,
+            EndCond::Extinction(_) => EndKind::Extinction,
         }
     }
 }

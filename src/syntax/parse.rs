@@ -82,6 +82,7 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::hook_decl
         | Rule::turn_decl
         | Rule::hand_decl
+        | Rule::compulsory_decl
         | Rule::drop_decl => "a declaration",
         Rule::not_kw => "`not`",
         Rule::params => "parameter names",
@@ -149,7 +150,10 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::stalemate
         | Rule::repetition
         | Rule::move_limit
-        | Rule::insufficient => "an end condition",
+        | Rule::insufficient
+        | Rule::reach
+        | Rule::extinction
+        | Rule::all_kw => "an end condition",
         Rule::material | Rule::material_item | Rule::none_kw | Rule::plus | Rule::same_colour => "a material pattern",
         Rule::outcome => "`wins`, `loses` or `draws`",
         Rule::remove_what
@@ -238,6 +242,7 @@ impl Lower {
             Rule::hook_decl => Decl::Hook(self.hook(span, it)?),
             Rule::turn_decl => Decl::Turn(it.map(|p| self.turn_part(p)).collect::<Result<_, _>>()?, span),
             Rule::hand_decl => Decl::CapturesToHand(span),
+            Rule::compulsory_decl => Decl::CapturesCompulsory(span),
             Rule::drop_decl => {
                 let piece = self.name(next()?);
                 let mut region = next()?;
@@ -335,6 +340,17 @@ impl Lower {
                 Rule::insufficient => {
                     cond = Some(EndCond::Insufficient(p.into_inner().map(|m| self.material(m)).collect()))
                 }
+                Rule::reach => {
+                    let region = p.into_inner().next().ok_or_else(|| Diagnostic::new(span, "reach needs a region"))?;
+                    cond = Some(EndCond::Reach(self.name(region)))
+                }
+                Rule::extinction => {
+                    let items: Vec<_> = p.into_inner().collect();
+                    let all = items.iter().any(|i| i.as_rule() == Rule::all_kw);
+                    let kinds =
+                        items.into_iter().filter(|i| i.as_rule() == Rule::ident).map(|i| self.name(i)).collect();
+                    cond = Some(EndCond::Extinction((!all).then_some(kinds)))
+                }
                 Rule::outcome => {
                     outcome = match p.as_str() {
                         "wins" => Outcome::Wins,
@@ -387,6 +403,8 @@ impl Lower {
                     "stalemate" => EndKind::Stalemate,
                     "repetition" => EndKind::Repetition,
                     "moves" => EndKind::MoveLimit,
+                    "reach" => EndKind::Reach,
+                    "extinction" => EndKind::Extinction,
                     _ => EndKind::Insufficient,
                 };
                 RemoveDecl::End(kind, span)
