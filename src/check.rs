@@ -567,7 +567,7 @@ impl Checker {
                         .collect();
                     EndRule::Insufficient(pats, e.outcome)
                 }
-                EndCond::Reach(region) => {
+                EndCond::Reach(region, by) => {
                     let Some(zone) = regions.get(&region.node) else {
                         let known: Vec<&String> = regions.keys().collect();
                         self.err(
@@ -576,7 +576,10 @@ impl Checker {
                         );
                         continue;
                     };
-                    EndRule::Reach(zone.clone(), e.outcome)
+                    let royal: Vec<usize> =
+                        l.kinds.iter().enumerate().filter(|(_, k)| k.royal).map(|(i, _)| i).collect();
+                    let kinds = if by.is_empty() { royal } else { by.iter().filter_map(|k| self.kind(l, k)).collect() };
+                    EndRule::Reach(zone.clone(), kinds, e.outcome)
                 }
                 EndCond::Extinction(kinds) => {
                     let kinds = kinds.as_ref().map(|ks| ks.iter().filter_map(|k| self.kind(l, k)).collect());

@@ -90,8 +90,9 @@ pub enum EndRule {
     /// Full moves without capture or pawn-like irreversible move (as the 50-move rule).
     MoveLimit(u32, Outcome),
     Insufficient(Vec<MaterialPattern>, Outcome),
-    /// A royal piece of a side on its squares of the region (per side, by cell): that side's outcome.
-    Reach(BySide<Vec<bool>>, Outcome),
+    /// A piece of these kinds (the royal ones unless `by` names others) of a side on its squares of
+    /// the region (per side, by cell): that side's outcome.
+    Reach(BySide<Vec<bool>>, Vec<usize>, Outcome),
     /// A side with no piece left (`None`) or none of one of these kinds: that side's outcome.
     Extinction(Option<Vec<usize>>, Outcome),
 }

@@ -36,6 +36,9 @@ const SHIPPED: &[(&str, &str)] = &[
     ("codrus", include_str!("../presets/codrus.preset")),
     ("extinction", include_str!("../presets/extinction.preset")),
     ("kinglet", include_str!("../presets/kinglet.preset")),
+    ("breakthrough", include_str!("../presets/breakthrough.preset")),
+    ("clobber", include_str!("../presets/clobber.preset")),
+    ("clobber10", include_str!("../presets/clobber10.preset")),
 ];
 
 /// Names of the shipped presets.

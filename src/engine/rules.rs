@@ -73,11 +73,11 @@ impl Position {
                 EndRule::Insufficient(pats, o) if self.insufficient(preset, pats) => {
                     return Some(outcome(*o, self.side, "insufficient material"));
                 }
-                EndRule::Reach(zone, o) => {
+                EndRule::Reach(zone, kinds, o) => {
                     // The side that just moved first: its royal piece arrived.
                     for side in [self.side.other(), self.side] {
-                        if self.royal_in(preset, side, &zone[side]) {
-                            return Some(outcome(*o, side, "royal piece reached its goal"));
+                        if self.piece_in(side, kinds, &zone[side]) {
+                            return Some(outcome(*o, side, "reached the goal"));
                         }
                     }
                 }
@@ -94,11 +94,10 @@ impl Position {
         None
     }
 
-    /// Whether a royal piece of `side` stands on a square of `zone`.
-    fn royal_in(&self, preset: &Preset, side: Side, zone: &[bool]) -> bool {
-        preset.kinds.iter().enumerate().any(|(k, kind)| {
-            kind.royal
-                && self.counts[cell::piece(k, side) as usize] > 0
+    /// Whether a piece of `side` of one of `kinds` stands on a square of `zone`.
+    fn piece_in(&self, side: Side, kinds: &[usize], zone: &[bool]) -> bool {
+        kinds.iter().any(|&k| {
+            self.counts[cell::piece(k, side) as usize] > 0
                 && zone.iter().enumerate().any(|(sq, &z)| z && self.cells[sq] & !cell::VIRGIN == cell::piece(k, side))
         })
     }

@@ -160,7 +160,7 @@ pub enum EndCond {
     MoveLimit(Spanned<u32>),
     Insufficient(Vec<MaterialPattern>),
     /// `end reach REGION`: a royal piece in the region.
-    Reach(Name),
+    Reach(Name, Vec<Name>),
     /// `end extinction all` (None) or `end extinction KINDS`.
     Extinction(Option<Vec<Name>>),
 }
@@ -191,7 +191,7 @@ impl EndCond {
             EndCond::Repetition(_) => EndKind::Repetition,
             EndCond::MoveLimit(_) => EndKind::MoveLimit,
             EndCond::Insufficient(_) => EndKind::Insufficient,
-            EndCond::Reach(_) => EndKind::Reach,
+            EndCond::Reach(..) => EndKind::Reach,
             EndCond::Extinction(_) => EndKind::Extinction,
         }
     }

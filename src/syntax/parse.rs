@@ -153,7 +153,8 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::insufficient
         | Rule::reach
         | Rule::extinction
-        | Rule::all_kw => "an end condition",
+        | Rule::all_kw
+        | Rule::by_kw => "an end condition",
         Rule::material | Rule::material_item | Rule::none_kw | Rule::plus | Rule::same_colour => "a material pattern",
         Rule::outcome => "`wins`, `loses` or `draws`",
         Rule::remove_what
@@ -341,8 +342,9 @@ impl Lower {
                     cond = Some(EndCond::Insufficient(p.into_inner().map(|m| self.material(m)).collect()))
                 }
                 Rule::reach => {
-                    let region = p.into_inner().next().ok_or_else(|| Diagnostic::new(span, "reach needs a region"))?;
-                    cond = Some(EndCond::Reach(self.name(region)))
+                    let mut names = p.into_inner().filter(|i| i.as_rule() == Rule::ident).map(|i| self.name(i));
+                    let region = names.next().ok_or_else(|| Diagnostic::new(span, "reach needs a region"))?;
+                    cond = Some(EndCond::Reach(region, names.collect()))
                 }
                 Rule::extinction => {
                     let items: Vec<_> = p.into_inner().collect();
