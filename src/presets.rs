@@ -26,7 +26,6 @@ const SHIPPED: &[(&str, &str)] = &[
     ("janus", include_str!("../presets/janus.preset")),
     ("modern", include_str!("../presets/modern.preset")),
     ("chancellor", include_str!("../presets/chancellor.preset")),
-    ("centaur", include_str!("../presets/centaur.preset")),
     ("losalamos", include_str!("../presets/losalamos.preset")),
     ("hoppelpoppel", include_str!("../presets/hoppelpoppel.preset")),
     ("newzealand", include_str!("../presets/newzealand.preset")),
