@@ -272,6 +272,7 @@ struct Merged {
     royal_safety: Option<bool>,
     facing_break: bool,
     captures_to_hand: bool,
+    must_capture: bool,
     drop_zones: IndexMap<String, (bool, Name, Name)>,
     drop_rules: IndexMap<String, (Name, bool, bool)>,
     immobility: bool,
@@ -332,6 +333,7 @@ fn merge(decls: Vec<Decl>) -> Merged {
             Decl::Turn(parts, span) => m.script.turn = Some((parts, span)),
             Decl::CapturesToHand(_) => m.captures_to_hand = true,
             Decl::FacingBreak(_) => m.facing_break = true,
+            Decl::CapturesCompulsory(_) => m.must_capture = true,
             Decl::DropZone { piece, negate, region } => {
                 m.drop_zones.insert(piece.node.clone(), (negate, piece, region));
             }
@@ -367,7 +369,7 @@ impl Checker {
         let promotions = self.promotions(&m, &lookup, &regions);
         let drop_zones = self.drop_zones(&m, &lookup, &regions);
         let castles = self.castles(&m, &lookup);
-        let ends = self.ends(&m, &lookup);
+        let ends = self.ends(&m, &lookup, &regions);
         let demote = self.demotions(&m, &lookup);
         let gating = m.gating.as_ref().and_then(|r| {
             let zone = regions.get(&r.node).cloned();
@@ -389,6 +391,16 @@ impl Checker {
         }
         let range_names: Vec<Option<Name>> = m.pieces.values().map(|p| p.range.clone()).collect();
         self.diags.extend(script_diags);
+        // A `drop` rule only restricts drops: without a drop part in the turn there are none to restrict.
+        if !script.turn.iter().any(|p| p.kinds.contains(&crate::syntax::script::PartKind::Drop))
+            && let Some((_, piece, _)) = m.drop_zones.values().next()
+        {
+            self.err(
+                piece.span,
+                "`drop` says where a piece may be dropped, but no turn has a drop part, so nothing is ever \
+                 dropped: add `turn { move or drop }`",
+            );
+        }
         let setup = m.setup.clone();
         if setup.is_none() {
             self.err(whole, "the preset has no `setup`: give the start position as a FEN");
@@ -445,6 +457,7 @@ impl Checker {
             royal_safety: m.royal_safety.unwrap_or(true),
             facing_break: m.facing_break,
             captures_to_hand: m.captures_to_hand,
+            must_capture: m.must_capture,
             drop_zones,
             demote,
             drops,
@@ -462,6 +475,14 @@ impl Checker {
                 self.err(setup.span, format!("bad setup: {e}"));
             }
             return Err((preset.sources, self.diags));
+        }
+        // Castling's attack test protects a royal piece: a castling king that is not royal, or a
+        // preset without royal safety, castles through attacked squares.
+        for c in &mut preset.castles {
+            let king_royal = preset.kinds.get(cell::kind(c.king)).is_some_and(|k| k.royal);
+            if !(preset.royal_safety && king_royal) {
+                c.safe.clear();
+            }
         }
         let mut left = LoadSteps(crate::script::interp::MAX_STEPS);
         if let Err(diags) = initial_values(&mut preset, &inits, &mut left) {
@@ -809,7 +830,7 @@ impl Checker {
         out
     }
 
-    fn ends(&mut self, m: &Merged, l: &Lookup) -> Vec<EndRule> {
+    fn ends(&mut self, m: &Merged, l: &Lookup, regions: &IndexMap<String, BySide<Vec<bool>>>) -> Vec<EndRule> {
         let mut out = Vec::new();
         for e in &m.ends {
             let rule = match &e.cond {
@@ -841,6 +862,24 @@ impl Checker {
                 }
                 EndCond::Passes => EndRule::Passes(e.outcome),
                 EndCond::Facing => EndRule::Facing(e.outcome),
+                EndCond::Reach(region, by) => {
+                    let Some(zone) = regions.get(&region.node) else {
+                        let known: Vec<&String> = regions.keys().collect();
+                        self.err(
+                            region.span,
+                            format!("unknown region `{}`{}", region.node, suggest(&region.node, known)),
+                        );
+                        continue;
+                    };
+                    let royal: Vec<usize> =
+                        l.kinds.iter().enumerate().filter(|(_, k)| k.royal).map(|(i, _)| i).collect();
+                    let kinds = if by.is_empty() { royal } else { by.iter().filter_map(|k| self.kind(l, k)).collect() };
+                    EndRule::Reach(zone.clone(), kinds, e.outcome)
+                }
+                EndCond::Extinction(kinds) => {
+                    let kinds = kinds.as_ref().map(|ks| ks.iter().filter_map(|k| self.kind(l, k)).collect());
+                    EndRule::Extinction(kinds, e.outcome)
+                }
             };
             out.push(rule);
         }

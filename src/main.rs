@@ -65,6 +65,10 @@ enum Cmd {
         /// Threads to split the count over at the root (1: one thread).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: u16,
+        /// Count through draws and other ends by repetition, move limit and insufficient material,
+        /// as Fairy-Stockfish and published perft suites do (checkmate and stalemate still end).
+        #[arg(long)]
+        no_draws: bool,
     },
     /// Run sample games (default: tests/games).
     Test { paths: Vec<PathBuf> },
@@ -113,7 +117,9 @@ fn command(cli: Cli) -> ExitCode {
         Some(Cmd::Check { presets }) => return check_presets(&presets),
         Some(Cmd::Moves(p)) => moves(&p),
         Some(Cmd::Show(p)) => show(&p),
-        Some(Cmd::Perft { at, depth, divide, no_bulk, threads }) => perft(&at, depth, divide, !no_bulk, threads),
+        Some(Cmd::Perft { at, depth, divide, no_bulk, threads, no_draws }) => {
+            perft(&at, depth, divide, !no_bulk, threads, no_draws)
+        }
         Some(Cmd::Test { paths }) => return test(paths),
         Some(Cmd::Selfplay { preset, games, seed, time, nodes, depth, max_plies, random_plies, save }) => {
             let limits = Limits { depth, nodes, time_ms: time };
@@ -207,7 +213,7 @@ fn show(p: &Position) -> Result<(), Fail> {
     Ok(())
 }
 
-fn perft(p: &Position, depth: usize, divide: bool, bulk: bool, threads: u16) -> Result<(), Fail> {
+fn perft(p: &Position, depth: usize, divide: bool, bulk: bool, threads: u16, no_draws: bool) -> Result<(), Fail> {
     if depth > herald::engine::perft::MAX_DEPTH {
         return Err(Fail(format!(
             "perft depth {depth} is too deep; the limit is {}",
@@ -215,6 +221,9 @@ fn perft(p: &Position, depth: usize, divide: bool, bulk: bool, threads: u16) -> 
         )));
     }
     let mut game = reach(p)?;
+    if no_draws {
+        game.preset = std::sync::Arc::new(game.preset.without_static_ends());
+    }
     let report = repl::perft_report_threads(&mut game, depth, divide, bulk, threads as usize).map_err(Fail)?;
     println!("{report}");
     Ok(())

@@ -99,6 +99,11 @@ pub enum EndRule {
     Passes(Outcome),
     /// The royal pieces face each other after a pass.
     Facing(Outcome),
+    /// A piece of these kinds (the royal ones unless `by` names others) of a side on its squares of
+    /// the region (per side, by cell): that side's outcome.
+    Reach(BySide<Vec<bool>>, Vec<usize>, Outcome),
+    /// A side with no piece left (`None`) or none of one of these kinds: that side's outcome.
+    Extinction(Option<Vec<usize>>, Outcome),
 }
 
 #[derive(Clone, Debug)]
@@ -129,6 +134,8 @@ pub struct Preset {
     pub facing_break: bool,
     /// `captures to hand`: a captured piece joins the capturer's hand.
     pub captures_to_hand: bool,
+    /// `captures compulsory`: when a capture is legal, only captures are.
+    pub must_capture: bool,
     /// Per kind: where it may be dropped, per side (`None`: on any empty square).
     pub drop_zones: Vec<Option<BySide<Vec<bool>>>>,
     /// Per kind: the kind it joins a hand as when captured (itself, or its `promoted from` kind).
@@ -157,6 +164,14 @@ pub struct Preset {
 }
 
 impl Preset {
+    /// The preset without its end rules by repetition, move limit and insufficient material: what
+    /// `perft --no-draws` counts with, as Fairy-Stockfish's perft and published suites count.
+    pub fn without_static_ends(&self) -> Preset {
+        let mut p = self.clone();
+        p.ends.retain(|r| !matches!(r, EndRule::Repetition(..) | EndRule::MoveLimit(..) | EndRule::Insufficient(..)));
+        p
+    }
+
     pub fn kind_by_label(&self, label: &str) -> Option<(usize, Side)> {
         self.kinds
             .iter()

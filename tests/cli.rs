@@ -93,3 +93,23 @@ fn play_with_spaces_hints_at_the_separator_and_odd_fens_are_warned_about() {
     );
     assert!(text(&out.stdout).ends_with(" legal\n"));
 }
+
+/// `perft --no-draws` counts through the 50-move rule and insufficient material, as
+/// Fairy-Stockfish does (FS `go perft 2` gives 56 and 9 for these two); without it the game is over
+/// at the root.
+#[test]
+fn perft_no_draws_counts_through_claimable_draws() {
+    let dir = std::env::temp_dir();
+    let fen = "6k1/8/8/8/8/8/8/K6R w - - 99 80";
+    let out = herald(&["perft", "chess", "2", "--fen", fen], "", &dir);
+    assert!(text(&out.stdout).starts_with("perft 2 nodes 0 "), "{}", text(&out.stdout));
+    let out = herald(&["perft", "chess", "2", "--fen", fen, "--no-draws"], "", &dir);
+    assert!(text(&out.stdout).starts_with("perft 2 nodes 56 "), "{}", text(&out.stdout));
+    // Bare kings: insufficient material ends the game, unless draws are ignored.
+    let fen = "7k/8/8/8/8/8/8/K7 w - - 0 1";
+    let out = herald(&["perft", "chess", "2", "--fen", fen], "", &dir);
+    assert!(text(&out.stdout).starts_with("perft 2 nodes 0 "), "{}", text(&out.stdout));
+    let out = herald(&["perft", "chess", "2", "--fen", fen, "--no-draws", "--divide"], "", &dir);
+    let shown = text(&out.stdout);
+    assert!(shown.starts_with("K a1-a2: 3\n") && shown.contains("\nperft 2 nodes 9 "), "{shown}");
+}

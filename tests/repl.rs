@@ -375,7 +375,8 @@ fn tab_completes_commands_presets_and_turns() {
     assert_eq!(complete("Nf"), (0, vec!["Nf3".to_string()]));
     assert_eq!(complete("P e2"), (0, vec!["P e2-e3".to_string(), "P e2-e4".to_string()]));
     assert_eq!(complete("re"), (0, vec!["redo".to_string(), "reload".to_string()]));
-    assert_eq!(complete("load mo"), (5, vec!["modern-chaturanga".to_string()]));
+    assert_eq!(complete("load modern-"), (5, vec!["modern-chaturanga".to_string()]));
+    assert_eq!(complete("load mo"), (5, vec!["modern-chaturanga".to_string(), "modern".to_string()]));
     assert_eq!(complete("trace o"), (6, vec!["on".to_string(), "off".to_string()]));
     assert_eq!(complete("help un"), (5, vec!["undo".to_string()]));
     let dir = scratch("complete");

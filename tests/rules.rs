@@ -52,3 +52,48 @@ fn a_side_without_moves_and_without_a_rule_loses() {
     let mut g = game(preset, "S1s w");
     assert_eq!(g.result_text().unwrap(), "black wins (no legal move)");
 }
+
+/// A keyword ends at a word boundary: `royal_safety off` right after a piece line is not the piece's
+/// `royal` attribute followed by junk.
+#[test]
+fn royal_safety_parses_right_after_a_piece_line() {
+    let preset = r#"
+        board 8 x 8
+        piece King K moves "K"
+        piece Rook R moves "R"
+        royal_safety off
+        setup "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+    "#;
+    let p = herald::check::load_text("inline.preset", preset).unwrap_or_else(|e| panic!("{}", e.render()));
+    assert!(!p.royal_safety);
+    assert!(!p.kinds[0].royal, "`royal_safety` is not the attribute `royal`");
+}
+
+const CASTLING: &str = r#"
+    board 8 x 8
+    piece Rook R moves "R"
+    castle K e1-g1 R h1-f1 "K"
+    castle k e8-g8 r h8-f8 "k"
+    setup "4k2r/8/8/8/8/8/8/4K2R w Kk - 0 1"
+"#;
+
+/// Castling's attack test protects a royal king: a king that is not royal castles through and into
+/// attacked squares (as in giveaway), whether royal safety is on or off; a royal one does not.
+#[test]
+fn castling_attack_test_follows_royalty() {
+    let fen = "4k2r/8/8/8/8/8/8/4K2R w Kk - 0 1";
+    // The black rook on h8 does not attack f1 or g1 here; put one on the f-file.
+    let attacked = "4kr2/8/8/8/8/8/8/4K2R w K - 0 1";
+    for (king, safety, castles) in [
+        ("piece King K moves \"K\"", "royal_safety off", true),
+        ("piece King K moves \"K\"", "", true),
+        ("piece King K royal moves \"K\"", "royal_safety off", true),
+        ("piece King K royal moves \"K\"", "", false),
+    ] {
+        let text = format!("{king}\n{CASTLING}\n{safety}");
+        let mut g = game(&text, fen);
+        assert!(g.legal_texts().unwrap().contains(&"K e1-g1".to_string()), "{text}");
+        let mut g = game(&text, attacked);
+        assert_eq!(g.legal_texts().unwrap().contains(&"K e1-g1".to_string()), castles, "{text}");
+    }
+}

@@ -35,6 +35,11 @@ impl Position {
         if preset.royal_safety {
             self.retain_safe(preset, out);
         }
+        // En passant is a capture too (its flag is EP alone).
+        const TAKES: u8 = mflag::CAPTURE | mflag::EP;
+        if preset.must_capture && out.iter().any(|m| m.flags & TAKES != 0) {
+            out.retain(|m| m.flags & TAKES != 0);
+        }
     }
 
     /// Drop the moves that leave the mover's royal piece attacked (the order of the rest may change).

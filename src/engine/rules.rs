@@ -84,10 +84,42 @@ impl Position {
                 EndRule::Facing(o) if self.last_turns_passed(1) && self.royals_facing(preset) => {
                     return Some(outcome(*o, self.side, "the royal pieces face each other after a pass"));
                 }
+                EndRule::Reach(zone, kinds, o) => {
+                    // The side that just moved first: its royal piece arrived.
+                    for side in [self.side.other(), self.side] {
+                        if self.piece_in(side, kinds, &zone[side]) {
+                            return Some(outcome(*o, side, "reached the goal"));
+                        }
+                    }
+                }
+                EndRule::Extinction(kinds, o) => {
+                    for side in [self.side.other(), self.side] {
+                        if self.extinct(preset, side, kinds.as_deref()) {
+                            return Some(outcome(*o, side, "extinction"));
+                        }
+                    }
+                }
                 _ => {}
             }
         }
         None
+    }
+
+    /// Whether a piece of `side` of one of `kinds` stands on a square of `zone`.
+    fn piece_in(&self, side: Side, kinds: &[usize], zone: &[bool]) -> bool {
+        kinds.iter().any(|&k| {
+            self.counts[cell::piece(k, side) as usize] > 0
+                && zone.iter().enumerate().any(|(sq, &z)| z && self.cells[sq] & !cell::VIRGIN == cell::piece(k, side))
+        })
+    }
+
+    /// Whether `side` has no piece left (`kinds` None) or none of one of `kinds`.
+    fn extinct(&self, preset: &Preset, side: Side, kinds: Option<&[usize]>) -> bool {
+        let n = |k: usize| self.counts[cell::piece(k, side) as usize];
+        match kinds {
+            None => (0..preset.kinds.len()).all(|k| n(k) == 0),
+            Some(ks) => ks.iter().any(|&k| n(k) == 0),
+        }
     }
 
     /// How many times the current position has occurred (this one included).

@@ -68,6 +68,9 @@ impl<'a> Compiler<'a> {
         for v in d.vars.values() {
             self.check_name(&v.name);
         }
+        for f in d.fns.values() {
+            self.check_not_square(&f.name);
+        }
         let inits: Vec<Code> = d.vars.values().map(|v| self.expr_alone(&v.init)).collect();
         let globals = d
             .vars
@@ -134,6 +137,23 @@ impl<'a> Compiler<'a> {
     fn check_name(&mut self, n: &ast::Name) {
         if builtins::lookup(&n.node).is_some() {
             self.err(n.span, format!("`{}` is a built-in function; choose another name", n.node));
+        }
+        self.check_not_square(n);
+    }
+
+    /// A name shaped like a square (`a1`, `h10`) would read as the square wherever it is used.
+    fn check_not_square(&mut self, n: &ast::Name) {
+        let mut chars = n.node.chars();
+        let letter = chars.next().is_some_and(|c| c.is_ascii_lowercase());
+        let digits = chars.as_str();
+        if letter && !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) {
+            self.err(
+                n.span,
+                format!(
+                    "`{}` is written like a square, and reads as the square wherever it is used; choose another name",
+                    n.node
+                ),
+            );
         }
     }
 

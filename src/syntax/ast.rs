@@ -61,6 +61,8 @@ pub enum Decl {
     CapturesToHand(Span),
     /// `facing break`: royal pieces that face each other must be parted, or the turn is a pass.
     FacingBreak(Span),
+    /// `captures compulsory`.
+    CapturesCompulsory(Span),
     /// `drop Pawn not in last_rank`: where a kind may be dropped.
     DropZone {
         piece: Name,
@@ -195,6 +197,10 @@ pub enum EndCond {
     Passes,
     /// The royal pieces face each other after a pass.
     Facing,
+    /// `end reach REGION`: a royal piece in the region.
+    Reach(Name, Vec<Name>),
+    /// `end extinction all` (None) or `end extinction KINDS`.
+    Extinction(Option<Vec<Name>>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -213,6 +219,8 @@ pub enum EndKind {
     Insufficient,
     Passes,
     Facing,
+    Reach,
+    Extinction,
 }
 
 impl EndCond {
@@ -225,6 +233,8 @@ impl EndCond {
             EndCond::Insufficient(_) => EndKind::Insufficient,
             EndCond::Passes => EndKind::Passes,
             EndCond::Facing => EndKind::Facing,
+            EndCond::Reach(..) => EndKind::Reach,
+            EndCond::Extinction(_) => EndKind::Extinction,
         }
     }
 }

@@ -213,6 +213,7 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::drop_decl
         | Rule::immobility_decl
         | Rule::gating_decl
+        | Rule::compulsory_decl
         | Rule::facing_decl
         | Rule::facing_kw => "a declaration",
         Rule::drop_flag => "`one_per_file` or `no_mate`",
@@ -266,9 +267,14 @@ fn rule_name(r: Rule) -> &'static str {
         Rule::shade => "`light` or `dark`",
         Rule::side_name => "`white` or `black`",
         Rule::direction => "`up`, `down`, `left` or `right`",
-        Rule::piece_attr | Rule::value_attr | Rule::royal_attr | Rule::moves_attr | Rule::range_attr => {
-            "a piece attribute"
-        }
+        Rule::piece_attr
+        | Rule::value_attr
+        | Rule::royal_attr
+        | Rule::moves_attr
+        | Rule::range_attr
+        | Rule::word_value
+        | Rule::word_moves
+        | Rule::word_range => "a piece attribute",
         Rule::attacks_attr | Rule::hops_attr | Rule::spares_attr | Rule::passes_attr => "a piece attribute",
         Rule::attacks_kw | Rule::hops_kw | Rule::spares_kw => "a piece attribute",
         Rule::within | Rule::within_kw => "`within REGION`",
@@ -286,7 +292,11 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::move_limit
         | Rule::insufficient
         | Rule::passes_end
-        | Rule::facing_end => "an end condition",
+        | Rule::facing_end
+        | Rule::reach
+        | Rule::extinction
+        | Rule::all_kw
+        | Rule::by_kw => "an end condition",
         Rule::material | Rule::material_item | Rule::none_kw | Rule::plus | Rule::same_colour => "a material pattern",
         Rule::outcome => "`wins`, `loses` or `draws`",
         Rule::remove_what
@@ -379,6 +389,7 @@ impl Lower {
             Rule::immobility_decl => Decl::Immobility(span),
             Rule::gating_decl => Decl::Gating(self.name(next()?)),
             Rule::facing_decl => Decl::FacingBreak(span),
+            Rule::compulsory_decl => Decl::CapturesCompulsory(span),
             Rule::drop_decl => {
                 let piece = self.name(next()?);
                 let mut region = next()?;
@@ -521,6 +532,18 @@ impl Lower {
                 }
                 Rule::passes_end => cond = Some(EndCond::Passes),
                 Rule::facing_end => cond = Some(EndCond::Facing),
+                Rule::reach => {
+                    let mut names = p.into_inner().filter(|i| i.as_rule() == Rule::ident).map(|i| self.name(i));
+                    let region = names.next().ok_or_else(|| Diagnostic::new(span, "reach needs a region"))?;
+                    cond = Some(EndCond::Reach(region, names.collect()))
+                }
+                Rule::extinction => {
+                    let items: Vec<_> = p.into_inner().collect();
+                    let all = items.iter().any(|i| i.as_rule() == Rule::all_kw);
+                    let kinds =
+                        items.into_iter().filter(|i| i.as_rule() == Rule::ident).map(|i| self.name(i)).collect();
+                    cond = Some(EndCond::Extinction((!all).then_some(kinds)))
+                }
                 Rule::outcome => {
                     outcome = match p.as_str() {
                         "wins" => Outcome::Wins,
@@ -578,6 +601,8 @@ impl Lower {
                     "moves" => EndKind::MoveLimit,
                     "passes" => EndKind::Passes,
                     "facing" => EndKind::Facing,
+                    "reach" => EndKind::Reach,
+                    "extinction" => EndKind::Extinction,
                     _ => EndKind::Insufficient,
                 };
                 RemoveDecl::End(kind, span)
