@@ -411,11 +411,16 @@ impl Checker {
         let had_setup = setup.is_some();
         // Castling pieces' virgin marks are not hashed: the castling rights they add up to are
         // (`Position::castle_rights`), so that the same FEN always hashes the same.
-        // Moves of pieces that only go forward reset the move-limit count; without a move limit
-        // only captures do (Fairy-Stockfish counts so for shogi, whose FEN shows the count).
-        let limit = ends.iter().any(|e| matches!(e, EndRule::MoveLimit(..)));
-        let irreversible =
-            moves.iter().map(|ms| limit && ms.iter().all(|b| b.images.iter().all(|&(_, dy)| dy > 0))).collect();
+        // Moves of pawn-like pieces reset the move-limit count: pieces that only go forward and
+        // move otherwise than they capture (the FIDE and makruk pawns; not a shogi pawn or lance,
+        // whose moves Fairy-Stockfish's FEN count does not reset).
+        let irreversible = moves
+            .iter()
+            .map(|ms| {
+                let forward = ms.iter().all(|b| b.images.iter().all(|&(_, dy)| dy > 0));
+                forward && ms.iter().any(|b| b.can_move != b.can_capture)
+            })
+            .collect();
         // With gating, whether a piece has moved decides whether it opens a gate: hashed for all.
         let cares: Vec<bool> = kinds.iter().map(|k| k.cares_virgin || gating.is_some()).collect();
         let move_spans: Vec<(Span, String)> = m
