@@ -30,6 +30,10 @@ type R<T> = Result<T, Abort>;
 
 /// Quiescence goes at most this many captures deep (scripts may make capture chains endless).
 const MAX_QDEPTH: usize = 12;
+/// The capture sequences followed while no limit may stop the search (the first iteration, and
+/// root scoring): where every move captures (Clobber), twelve plies of captures from every root
+/// turn would not end, and nothing could stop them.
+const FIRST_QDEPTH: usize = 1;
 
 /// Buffers reused at each ply, so that a node allocates nothing beyond turn generation.
 #[derive(Default)]
@@ -306,10 +310,11 @@ impl Core {
         // Otherwise a quiet position (no pseudo-legal capture, found by the evaluation) stands
         // pat without generating whole turns, which is costly for scripted presets.
         let checked = p.royal_safety && pos.in_check(p, pos.side);
+        let max_qdepth = if self.may_stop { MAX_QDEPTH } else { FIRST_QDEPTH };
         let mut stand = 0;
         if !checked {
             stand = ev.evaluate(p, pos)?;
-            if stand >= beta || qdepth >= MAX_QDEPTH || ply >= MAX_PLY || !ev.could_capture {
+            if stand >= beta || qdepth >= max_qdepth || ply >= MAX_PLY || !ev.could_capture {
                 return Ok(stand);
             }
         }
@@ -319,7 +324,7 @@ impl Core {
         }
         if checked {
             stand = ev.evaluate(p, pos)?;
-            if stand >= beta || qdepth >= MAX_QDEPTH || ply >= MAX_PLY {
+            if stand >= beta || qdepth >= max_qdepth || ply >= MAX_PLY {
                 return Ok(stand);
             }
         }
