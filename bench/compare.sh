@@ -1,10 +1,22 @@
 #!/usr/bin/env bash
 # Times `herald perft` beside Stockfish and Fairy-Stockfish (when installed) on the same positions, in
 # one run, and prints a table: position, depth, nodes (which must agree), seconds, nps, ratios.
-# Installs nothing. Usage: bench/compare.sh [--quick]   (--quick: one depth less everywhere)
+# Installs nothing. Usage: bench/compare.sh [--quick] [--library] [--selfplay]
+#   --quick     one depth less everywhere (smaller node budgets for the sections below)
+#   --library   every shipped library variant against Fairy-Stockfish's `go perft` from the start, with
+#               the geometric mean of the ratios over the scripted and drop variants (needs fairy-stockfish)
+#   --selfplay  `herald selfplay P --games 2 --seed 3` for every shipped preset: seconds and nodes/s
 set -euo pipefail
 cd "$(dirname "$0")/.."
-quick=0; [ "${1:-}" = "--quick" ] && quick=1
+quick=0; library=0; selfplay=0
+for arg in "$@"; do
+  case $arg in
+    --quick) quick=1 ;;
+    --library) library=1 ;;
+    --selfplay) selfplay=1 ;;
+    *) echo "usage: bench/compare.sh [--quick] [--library] [--selfplay]" >&2; exit 2 ;;
+  esac
+done
 cargo build --release --quiet
 herald=target/release/herald
 sf=$(command -v stockfish || ls /usr/games/stockfish 2>/dev/null || true)
@@ -100,3 +112,72 @@ for p in chess maidens modern-chaturanga ruddigore universal constructing; do
   r=$( for _ in 1 2 3 4 5; do s=$(now); printf '%s\nquit\n' "$first" | "$herald" play "$p" >/dev/null; e=$(now); echo "($e - $s) * 1000" | bc -l; done | sort -n | sed -n 3p )
   printf '%-20s load %5.2f ms   check process %6.1f ms   one REPL turn %6.1f ms\n' "$p" "$l" "$t" "$r"
 done
+
+# The variants of the library issue whose presets need scripts or drops: the geometric mean of their
+# ratios is the figure the speed issue tracks.
+scripted="chessgi crazyhouse giveaway extinction horde grand seirawan xiangqi janggi shogi minishogi"
+
+# setup_depth PRESET BUDGET -> the deepest depth whose count from the setup (tests/perft.txt, then
+# tests/reference/fairy_positions.txt) is at most BUDGET nodes, and that count: "depth nodes"
+setup_depth() {
+  cat tests/perft.txt tests/reference/fairy_positions.txt \
+    | awk -F' *; *' -v p="$1" -v b="$2" '$1 == p && $2 == "setup" {
+        n = split($3, c, " "); for (i = 1; i <= n; i++) if (c[i] + 0 <= b + 0 && i > d) { d = i; k = c[i] }
+      } END { if (d) print d, k }'
+}
+
+if [ "$library" = 1 ]; then
+  echo
+  if [ -z "$fsf" ]; then
+    echo "library variants against Fairy-Stockfish: skipped (fairy-stockfish is not installed)"
+  else
+    budget=$((quick ? 1000000 : 20000000))
+    echo "library variants from the start against Fairy-Stockfish 11.1 (one run each, single thread, the"
+    echo "deepest depth of the perft tables with at most $budget nodes; Fairy-Stockfish's seconds are its"
+    echo "wall time less that of a perft 1 from the same start, which holds its start-up)"
+    printf '%-20s %5s %12s %9s %9s %7s\n' variant depth nodes herald-s fsf-s ratio
+    known=$(printf 'uci\nquit\n' | "$fsf" | grep -o 'UCI_Variant.*' | tr ' ' '\n')
+    logsum=0; count=0
+    fs_variant_perft() { # VARIANT DEPTH -> "nodes wall-seconds"
+      local t0 n; t0=$(now)
+      n=$(printf 'uci\nsetoption name UCI_Variant value %s\nsetoption name Threads value 1\nisready\nposition startpos\ngo perft %s\nquit\n' \
+            "$1" "$2" | "$fsf" 2>/dev/null | grep -E "^Nodes searched" | awk '{print $3}')
+      echo "$n $(echo "$(now) - $t0" | bc -l)"
+    }
+    for file in presets/*.preset; do
+      preset=$(basename "$file" .preset)
+      echo "$known" | grep -qx "$preset" || continue
+      read -r depth _ < <(setup_depth "$preset" "$budget") || continue
+      read -r hn hs < <(herald_perft "$preset" "$depth" "")
+      read -r _ base < <(fs_variant_perft "$preset" 1)
+      read -r pn pw < <(fs_variant_perft "$preset" "$depth")
+      ps=$(echo "p = $pw - $base; if (p < 0.001) p = 0.001; p" | bc -l)
+      hs=$(echo "h = $hs; if (h < 0.001) h = 0.001; h" | bc -l)
+      ratio=$(echo "($hn/$hs) / ($pn/$ps)" | bc -l)
+      flag=""; [ "$pn" = "$hn" ] || flag="  NODE COUNT DIFFERS: fairy-stockfish $pn, herald $hn"
+      printf '%-20s %5s %12s %9.3f %9.3f %7.2f%s\n' "$preset" "$depth" "$hn" "$hs" "$ps" "$ratio" "$flag"
+      if echo " $scripted " | grep -q " $preset "; then
+        logsum=$(echo "$logsum + l($ratio)" | bc -l); count=$((count + 1))
+      fi
+    done
+    [ "$count" -gt 0 ] && printf 'geometric mean over the %d scripted and drop variants (%s): %.2f\n' \
+      "$count" "$scripted" "$(echo "e($logsum / $count)" | bc -l)"
+  fi
+fi
+
+if [ "$selfplay" = 1 ]; then
+  echo
+  echo "self-play: herald selfplay P --games 2 --seed 3 (default 20000 nodes a turn), whole run and search speed"
+  printf '%-22s %9s %12s %12s\n' preset seconds nodes nodes/s
+  for file in presets/*.preset; do
+    preset=$(basename "$file" .preset)
+    t0=$(now)
+    out=$("$herald" selfplay "$preset" --games 2 --seed 3 2>&1 || true)
+    secs=$(echo "$(now) - $t0" | bc -l)
+    # each game line ends "(N nodes, S s, R nodes/s)": sum the nodes and the search seconds
+    read -r nodes ssecs < <(echo "$out" | sed -n 's/.*(\([0-9]*\) nodes, \([0-9.]*\) s, [0-9]* nodes\/s).*/\1 \2/p' \
+      | awk '{n += $1; s += $2} END {print n + 0, s + 0}')
+    nps=$(echo "$nodes / ($ssecs + 0.001)" | bc -l)
+    printf '%-22s %9.1f %12s %12.0f\n' "$preset" "$secs" "$nodes" "$nps"
+  done
+fi
