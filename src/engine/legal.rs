@@ -100,6 +100,8 @@ impl Position {
 
     /// With `captures explode`: a move may not destroy one of the mover's royal pieces, and must
     /// leave none attacked unless it destroys one of the opponent's (which ends the game).
+    #[cold]
+    #[inline(never)]
     fn safe_blast(&mut self, preset: &Preset, m: Move) -> bool {
         let us = self.side;
         let (ours, theirs) = (self.royal_count(us), self.royal_count(us.other()));

@@ -499,7 +499,15 @@ impl Position {
     /// no threat to a royal piece there (atomic chess's kings that touch are never in check).
     #[inline]
     pub fn shielded(&self, preset: &Preset, sq: Sq, by: Side) -> bool {
-        let Some(blast) = &preset.explode else { return false };
+        match &preset.explode {
+            None => false,
+            Some(blast) => self.royal_beside(blast, sq, by),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn royal_beside(&self, blast: &crate::preset::Explosion, sq: Sq, by: Side) -> bool {
         blast.around.iter().any(|&d| {
             let c = self.cells[(sq as i32 + d) as usize];
             self.is_royal_code(c) && cell::side(c) == by && (blast.spared >> cell::kind(c)) & 1 == 0

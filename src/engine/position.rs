@@ -660,7 +660,9 @@ impl Position {
     }
 
     /// `captures explode`: the capturer, standing on `at`, and every piece around it but the
-    /// spared kinds are destroyed.
+    /// spared kinds are destroyed. Out of line: chess's moves never come here.
+    #[cold]
+    #[inline(never)]
     fn explode(&mut self, preset: &Preset, blast: &crate::preset::Explosion, at: Sq) {
         self.set(&preset.zobrist, at, cell::EMPTY);
         for d in blast.around {
@@ -747,12 +749,8 @@ impl Position {
     #[inline]
     pub fn end_turn(&mut self, preset: &Preset) {
         let z = &preset.zobrist;
-        if preset.check_limit != 0 && self.in_check(preset, self.side.other()) {
-            // `end checks N`: the mover gave one more check.
-            let i = self.side.index();
-            let left = self.checks[i].saturating_sub(1);
-            self.hash ^= checks_key(i, self.checks[i]) ^ checks_key(i, left);
-            self.checks[i] = left;
+        if preset.check_limit != 0 {
+            self.count_check(preset);
         }
         if self.ep.hashed {
             self.hash ^= z.ep(self.ep.squares[0]);
@@ -787,6 +785,19 @@ impl Position {
         self.side = self.side.other();
         self.hash ^= z.black_to_move;
         self.in_turn = false;
+    }
+
+    /// `end checks N`: if the mover gave check, one check fewer to give. Out of line: chess's
+    /// turns never come here.
+    #[cold]
+    #[inline(never)]
+    fn count_check(&mut self, preset: &Preset) {
+        if self.in_check(preset, self.side.other()) {
+            let i = self.side.index();
+            let left = self.checks[i].saturating_sub(1);
+            self.hash ^= checks_key(i, self.checks[i]) ^ checks_key(i, left);
+            self.checks[i] = left;
+        }
     }
 
     /// The castling rules whose king and rook both stand unmoved on their squares.
