@@ -277,6 +277,8 @@ struct Merged {
     drop_rules: IndexMap<String, (Name, bool, bool)>,
     immobility: bool,
     gating: Option<Name>,
+    explode: Option<(Vec<Name>, Span)>,
+    ep_zone: Option<Name>,
     script: Decls,
 }
 
@@ -342,6 +344,8 @@ fn merge(decls: Vec<Decl>) -> Merged {
             }
             Decl::Immobility(_) => m.immobility = true,
             Decl::Gating(r) => m.gating = Some(r),
+            Decl::CapturesExplode(spared, span) => m.explode = Some((spared, span)),
+            Decl::EnPassant(r) => m.ep_zone = Some(r),
         }
     }
     m
@@ -379,6 +383,20 @@ impl Checker {
             }
             zone
         });
+        let ep_zone = m.ep_zone.as_ref().and_then(|r| {
+            let zone = regions.get(&r.node).cloned();
+            if zone.is_none() {
+                let known: Vec<&String> = regions.keys().collect();
+                self.err(r.span, format!("unknown region `{}`{}", r.node, suggest(&r.node, known)));
+            }
+            zone
+        });
+        let explode = m.explode.as_ref().map(|(spared, _)| crate::preset::Explosion {
+            spared: spared.iter().filter_map(|k| self.kind(&lookup, k)).fold(0u64, |b, k| b | 1 << k),
+            around: [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)]
+                .map(|(dx, dy)| geo.delta(dx, dy)),
+        });
+        let check_limit = ends.iter().find_map(|r| if let EndRule::Checks(n, _) = r { Some(*n) } else { None });
         let (drop_one_per_file, drop_no_mate) = self.drop_rules(&m, &lookup);
         let (mut script, inits, script_diags) = Compiler::new(&kinds, &geo).script(&m.script);
         // A turn of a move or a drop and nothing else to run: drops are generated natively.
@@ -391,6 +409,13 @@ impl Checker {
         }
         let range_names: Vec<Option<Name>> = m.pieces.values().map(|p| p.range.clone()).collect();
         self.diags.extend(script_diags);
+        // The turn generator of scripted turns judges royal safety by check alone, which an
+        // explosion that destroys a royal piece would fool.
+        if let Some((_, span)) = &m.explode
+            && script.active
+        {
+            self.err(*span, "`captures explode` works only with plain turns: no hooks, state or turn of several parts");
+        }
         // A `drop` rule only restricts drops: without a drop part in the turn there are none to restrict.
         if !script.turn.iter().any(|p| p.kinds.contains(&crate::syntax::script::PartKind::Drop))
             && let Some((_, piece, _)) = m.drop_zones.values().next()
@@ -463,6 +488,9 @@ impl Checker {
             facing_break: m.facing_break,
             captures_to_hand: m.captures_to_hand,
             must_capture: m.must_capture,
+            explode,
+            ep_zone,
+            check_limit: check_limit.unwrap_or(0),
             drop_zones,
             demote,
             drops,
@@ -885,6 +913,11 @@ impl Checker {
                     let kinds = kinds.as_ref().map(|ks| ks.iter().filter_map(|k| self.kind(l, k)).collect());
                     EndRule::Extinction(kinds, e.outcome)
                 }
+                EndCond::Checks(n) if !(1..=99).contains(&n.node) => {
+                    self.err(n.span, "a count of checks must be from 1 to 99");
+                    continue;
+                }
+                EndCond::Checks(n) => EndRule::Checks(n.node as u8, e.outcome),
             };
             out.push(rule);
         }

@@ -104,6 +104,17 @@ pub enum EndRule {
     Reach(BySide<Vec<bool>>, Vec<usize>, Outcome),
     /// A side with no piece left (`None`) or none of one of these kinds: that side's outcome.
     Extinction(Option<Vec<usize>>, Outcome),
+    /// A side that has given this many checks: that side's outcome.
+    Checks(u8, Outcome),
+}
+
+/// `captures explode sparing KIND...`: what a capture destroys besides the captured piece.
+#[derive(Clone, Debug)]
+pub struct Explosion {
+    /// Bits per kind: pieces the blast leaves standing.
+    pub spared: u64,
+    /// The cell offsets of the squares around the capture square (a king's step away).
+    pub around: [i32; 8],
 }
 
 #[derive(Clone, Debug)]
@@ -136,6 +147,14 @@ pub struct Preset {
     pub captures_to_hand: bool,
     /// `captures compulsory`: when a capture is legal, only captures are.
     pub must_capture: bool,
+    /// `captures explode`: a capture destroys the capturer and the pieces around (atomic chess).
+    pub explode: Option<Explosion>,
+    /// `en_passant in REGION`: per side, the cells a double step of that side leaves open to en
+    /// passant (`None`: every square it passed).
+    pub ep_zone: Option<BySide<Vec<bool>>>,
+    /// `end checks N`: how many checks a side must give (0 when checks are not counted); each
+    /// side's remaining count is part of the position.
+    pub check_limit: u8,
     /// Per kind: where it may be dropped, per side (`None`: on any empty square).
     pub drop_zones: Vec<Option<BySide<Vec<bool>>>>,
     /// Per kind: the kind it joins a hand as when captured (itself, or its `promoted from` kind).

@@ -60,6 +60,11 @@ const SHIPPED: &[(&str, &str)] = &[
     ("breakthrough", include_str!("../presets/breakthrough.preset")),
     ("clobber", include_str!("../presets/clobber.preset")),
     ("clobber10", include_str!("../presets/clobber10.preset")),
+    // Counted checks, explosions and the horde (lib-check): `end checks`, `captures explode`, `en_passant in`.
+    ("3check", include_str!("../presets/3check.preset")),
+    ("5check", include_str!("../presets/5check.preset")),
+    ("atomic", include_str!("../presets/atomic.preset")),
+    ("horde", include_str!("../presets/horde.preset")),
 ];
 
 /// Names of the shipped presets.

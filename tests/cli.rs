@@ -113,3 +113,25 @@ fn perft_no_draws_counts_through_claimable_draws() {
     let shown = text(&out.stdout);
     assert!(shown.starts_with("K a1-a2: 3\n") && shown.contains("\nperft 2 nodes 9 "), "{shown}");
 }
+
+/// `end checks 3`: the checks each side has left are written and read as Fairy-Stockfish writes
+/// them (FS's `d` prints this FEN after 1. e4 f5 2. Qh5+); a count above the preset's is refused.
+/// Horde's FEN, with White's pawns on its first rank and no white king, draws no warning: the
+/// preset's setup is so.
+#[test]
+fn counted_checks_in_the_fen_and_horde_positions_without_warnings() {
+    let here = Path::new(".");
+    let out = herald(&["show", "3check", "--play", "e4 | f5 | Qh5"], "", here);
+    assert!(
+        text(&out.stdout).contains("fen: rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 2+3 1 2\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 4+3 0 1";
+    let out = herald(&["show", "3check", "--fen", fen], "", here);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stderr), "error: bad FEN: checks `4+3`: `4` is not a count of checks from 0 to 3\n");
+    let out = herald(&["moves", "horde", "--fen", "4k3/8/8/8/8/1p6/8/P1P5 w - - 0 1"], "", here);
+    assert_eq!(text(&out.stderr), "");
+    assert!(text(&out.stdout).ends_with("\n4 legal\n"), "{}", text(&out.stdout));
+}

@@ -42,6 +42,8 @@ pub enum FenError {
     Trailing(String),
     #[error("state field: {0}")]
     BadState(String),
+    #[error("checks `{0}`: {1}")]
+    Checks(String, String),
 }
 
 /// The board part of a FEN (holes, pieces), as mailbox cells without virgin flags.
@@ -170,7 +172,14 @@ pub fn parse(preset: &Preset, fen: &str) -> Result<Position, FenError> {
     mark_virgins(preset, &mut pos);
     castling(preset, fields.next().unwrap_or("-"), &mut pos)?;
     en_passant(preset, fields.next().unwrap_or("-"), &mut pos)?;
-    pos.halfmove = number(fields.next(), "half-move clock", 0)?;
+    let mut clock = fields.next();
+    if preset.check_limit != 0
+        && let Some(f) = clock.filter(|f| f.contains('+'))
+    {
+        pos.checks = checks(preset, f)?;
+        clock = fields.next();
+    }
+    pos.halfmove = number(clock, "half-move clock", 0)?;
     pos.fullmove = number(fields.next(), "move number", 1)?.max(1);
     if let Some(extra) = fields.next() {
         return Err(FenError::Trailing(extra.to_string()));
@@ -180,6 +189,20 @@ pub fn parse(preset: &Preset, fen: &str) -> Result<Position, FenError> {
     }
     pos.rehash(preset);
     Ok(pos)
+}
+
+/// `end checks N`: the checks each side has left to give, `W+B` (`3+3` at the start of 3check).
+fn checks(preset: &Preset, field: &str) -> Result<[u8; 2], FenError> {
+    let limit = preset.check_limit;
+    let bad = |why: String| FenError::Checks(field.to_string(), why);
+    let (w, b) = field.split_once('+').ok_or_else(|| bad("expected `W+B`".into()))?;
+    let read = |t: &str| -> Result<u8, FenError> {
+        match t.parse::<u8>() {
+            Ok(n) if n <= limit => Ok(n),
+            _ => Err(bad(format!("`{t}` is not a count of checks from 0 to {limit}"))),
+        }
+    };
+    Ok([read(w)?, read(b)?])
 }
 
 /// `{name=value,...}`: values of `state` variables, written as script literals.
@@ -465,8 +488,9 @@ pub fn write(preset: &Preset, pos: &Position) -> String {
     } else {
         "-".into()
     };
+    let checks = if preset.check_limit != 0 { format!(" {}+{}", pos.checks[0], pos.checks[1]) } else { String::new() };
     format!(
-        "{out} {} {} {ep} {} {}{}",
+        "{out} {} {} {ep}{checks} {} {}{}",
         pos.side.fen_char(),
         if castling.is_empty() { "-".to_string() } else { castling },
         pos.halfmove,

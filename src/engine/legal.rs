@@ -46,6 +46,9 @@ impl Position {
     fn retain_safe(&mut self, preset: &Preset, out: &mut Vec<Move>) {
         let us = self.side;
         let them = us.other();
+        if preset.explode.is_some() {
+            return out.retain(|&m| self.safe_blast(preset, m));
+        }
         let royal = self.royal_square(us);
         // Not in check, and only leapers and plain riders attack: a move is safe unless it moves the
         // royal piece, is special (e.p., castling), or moves a piece pinned to the royal piece.
@@ -91,6 +94,19 @@ impl Position {
         let us = self.side;
         self.make(preset, m);
         let ok = !self.in_check(preset, us);
+        self.unmake();
+        ok
+    }
+
+    /// With `captures explode`: a move may not destroy one of the mover's royal pieces, and must
+    /// leave none attacked unless it destroys one of the opponent's (which ends the game).
+    #[cold]
+    #[inline(never)]
+    fn safe_blast(&mut self, preset: &Preset, m: Move) -> bool {
+        let us = self.side;
+        let (ours, theirs) = (self.royal_count(us), self.royal_count(us.other()));
+        self.make(preset, m);
+        let ok = self.royal_count(us) >= ours && (self.royal_count(us.other()) < theirs || !self.in_check(preset, us));
         self.unmake();
         ok
     }

@@ -294,7 +294,9 @@ impl Position {
                 || self.cells[c.king_from as usize] != c.king | cell::VIRGIN
                 || self.cells[c.rook_from as usize] != c.rook | cell::VIRGIN
                 || !c.empty.iter().all(|&s| self.cells[s as usize] == cell::EMPTY)
-                || c.safe.iter().any(|&s| self.attacked(preset, s, self.side.other()))
+                || c.safe.iter().any(|&s| {
+                    self.attacked(preset, s, self.side.other()) && !self.shielded(preset, s, self.side.other())
+                })
             {
                 continue;
             }
@@ -483,11 +485,33 @@ impl Position {
 
     /// Whether any royal piece of `side` is attacked.
     pub fn in_check(&self, preset: &Preset, side: Side) -> bool {
+        let them = side.other();
+        let threat = |sq: Sq| self.attacked(preset, sq, them) && !self.shielded(preset, sq, them);
         match self.royal_square(side) {
-            Some(sq) => self.attacked(preset, sq, side.other()),
+            Some(sq) => threat(sq),
             None if self.royal_count(side) == 0 => false,
-            None => self.royal_squares(preset, side).into_iter().any(|sq| self.attacked(preset, sq, side.other())),
+            None => self.royal_squares(preset, side).into_iter().any(threat),
         }
+    }
+
+    /// With `captures explode`, whether a capture by `by` on `sq` would destroy a royal piece of
+    /// `by` standing next to it (a capture its own side may not make): then an attack on `sq` is
+    /// no threat to a royal piece there (atomic chess's kings that touch are never in check).
+    #[inline]
+    pub fn shielded(&self, preset: &Preset, sq: Sq, by: Side) -> bool {
+        match &preset.explode {
+            None => false,
+            Some(blast) => self.royal_beside(blast, sq, by),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn royal_beside(&self, blast: &crate::preset::Explosion, sq: Sq, by: Side) -> bool {
+        blast.around.iter().any(|&d| {
+            let c = self.cells[(sq as i32 + d) as usize];
+            self.is_royal_code(c) && cell::side(c) == by && (blast.spared >> cell::kind(c)) & 1 == 0
+        })
     }
 }
 

@@ -15,6 +15,11 @@ fn hand_key(code: u8, n: usize) -> u64 {
     if n == 0 { 0 } else { Value::Int(((code as i64) << 16 | n as i64) ^ 0x4841_4E44_0000_0000).digest() }
 }
 
+/// The hash contribution of `side` (index) having `n` checks left to give (`end checks N`).
+fn checks_key(side: usize, n: u8) -> u64 {
+    Value::Int((side as i64) << 8 | n as i64 ^ 0x4348_4543_4B00_0000).digest()
+}
+
 /// One move part: a piece from one square to another, maybe promoting, maybe castling.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Move {
@@ -82,6 +87,7 @@ pub struct Mark {
     castle_rights: u64,
     over: Option<Arc<GameOver>>,
     last_drop: u8,
+    checks: [u8; 2],
 }
 
 /// One change to a hand, to undo: a piece added at the end, or removed from an index.
@@ -117,6 +123,8 @@ pub struct Position {
     castle_rights: u64,
     /// The piece the last turn dropped natively, or 0 (for `drop KIND no_mate`).
     pub last_drop: u8,
+    /// `end checks N`: the checks each side (by index) has still to give to win.
+    pub checks: [u8; 2],
     /// Codes of royal pieces (bits).
     royal_codes: u128,
     /// Royal pieces on the board per side.
@@ -183,6 +191,7 @@ impl Position {
             royal: [0; 2],
             castle_rights: 0,
             last_drop: 0,
+            checks: [preset.check_limit; 2],
             royal_codes,
             royal_n: [0; 2],
             state_hashed: globals.iter().map(|g| g.state).collect(),
@@ -374,6 +383,9 @@ impl Position {
                 h ^= hand_key(code, n - 1) ^ hand_key(code, n);
             }
         }
+        if preset.check_limit != 0 {
+            h ^= checks_key(0, self.checks[0]) ^ checks_key(1, self.checks[1]);
+        }
         self.hash = h;
     }
 
@@ -495,6 +507,7 @@ impl Position {
             castle_rights: self.castle_rights,
             over: self.over.clone(),
             last_drop: self.last_drop,
+            checks: self.checks,
         }
     }
 
@@ -549,6 +562,7 @@ impl Position {
         self.side = m.side;
         self.castle_rights = m.castle_rights;
         self.last_drop = m.last_drop;
+        self.checks = m.checks;
         if self.over.is_some() || m.over.is_some() {
             self.over.clone_from(&m.over);
         }
@@ -632,11 +646,31 @@ impl Position {
             arrived |= cell::VIRGIN;
         }
         self.set(z, m.to, arrived);
+        if let Some(blast) = &preset.explode
+            && (cell::is_piece(target) || m.flags & mflag::EP != 0)
+        {
+            self.explode(preset, blast, m.to);
+        }
         if m.flags & mflag::DOUBLE != 0 {
             self.new_ep = Some((m.from, m.to));
         }
         if m.gate != 0 {
             self.gate(preset, m.gate, m.from);
+        }
+    }
+
+    /// `captures explode`: the capturer, standing on `at`, and every piece around it but the
+    /// spared kinds are destroyed. Out of line: chess's moves never come here.
+    #[cold]
+    #[inline(never)]
+    fn explode(&mut self, preset: &Preset, blast: &crate::preset::Explosion, at: Sq) {
+        self.set(&preset.zobrist, at, cell::EMPTY);
+        for d in blast.around {
+            let sq = (at as i32 + d) as Sq;
+            let c = self.cells[sq as usize];
+            if cell::is_piece(c) && (blast.spared >> cell::kind(c)) & 1 == 0 {
+                self.set(&preset.zobrist, sq, cell::EMPTY);
+            }
         }
     }
 
@@ -715,6 +749,9 @@ impl Position {
     #[inline]
     pub fn end_turn(&mut self, preset: &Preset) {
         let z = &preset.zobrist;
+        if preset.check_limit != 0 {
+            self.count_check(preset);
+        }
         if self.ep.hashed {
             self.hash ^= z.ep(self.ep.squares[0]);
         }
@@ -750,6 +787,19 @@ impl Position {
         self.in_turn = false;
     }
 
+    /// `end checks N`: if the mover gave check, one check fewer to give. Out of line: chess's
+    /// turns never come here.
+    #[cold]
+    #[inline(never)]
+    fn count_check(&mut self, preset: &Preset) {
+        if self.in_check(preset, self.side.other()) {
+            let i = self.side.index();
+            let left = self.checks[i].saturating_sub(1);
+            self.hash ^= checks_key(i, self.checks[i]) ^ checks_key(i, left);
+            self.checks[i] = left;
+        }
+    }
+
     /// The castling rules whose king and rook both stand unmoved on their squares.
     fn castle_rights_now(&self, preset: &Preset) -> u64 {
         let mut rights = 0;
@@ -781,8 +831,15 @@ impl Position {
         if !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
             return ep;
         }
-        for (i, k) in (1..n).take(2).enumerate() {
-            ep.squares[i] = g.square((ff + k * dx.signum()) as usize, (fr + k * dy.signum()) as usize);
+        let mover = cell::side(self.cells[to as usize]);
+        let mut i = 0;
+        for k in (1..n).take(2) {
+            let sq = g.square((ff + k * dx.signum()) as usize, (fr + k * dy.signum()) as usize);
+            // `en_passant in REGION`: only the squares passed inside it may be taken.
+            if preset.ep_zone.as_ref().is_none_or(|z| z[mover][sq as usize]) {
+                ep.squares[i] = sq;
+                i += 1;
+            }
         }
         ep.hashed = ep.squares[0] != 0 && self.can_take_ep(preset, &ep);
         ep

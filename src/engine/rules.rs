@@ -92,6 +92,13 @@ impl Position {
                         }
                     }
                 }
+                EndRule::Checks(n, o) => {
+                    for side in [self.side.other(), self.side] {
+                        if self.checks[side.index()] == 0 {
+                            return Some(outcome(*o, side, &format!("gave {n} checks")));
+                        }
+                    }
+                }
                 EndRule::Extinction(kinds, o) => {
                     for side in [self.side.other(), self.side] {
                         if self.extinct(preset, side, kinds.as_deref()) {

@@ -13,6 +13,12 @@ pub fn warnings(preset: &Preset, pos: &Position) -> Vec<String> {
     let royal = preset.kinds.iter().find(|k| k.royal);
     if let Some(royal) = royal {
         for side in [Side::White, Side::Black] {
+            // A side that starts without one (horde's White) is not warned about.
+            let starts_with =
+                |c: &u8| cell::is_piece(*c) && cell::side(*c) == side && preset.kinds[cell::kind(*c)].royal;
+            if !preset.setup_cells.is_empty() && !preset.setup_cells.iter().any(starts_with) {
+                continue;
+            }
             let has = pos
                 .cells
                 .iter()
@@ -36,7 +42,11 @@ pub fn warnings(preset: &Preset, pos: &Position) -> Vec<String> {
         }
         let side = cell::side(c);
         let first = if side == Side::White { 0 } else { g.ranks - 1 };
-        if g.rank(sq as super::Sq) == first {
+        // Unless the setup puts such a piece on that rank too (horde's pawns).
+        let in_setup = preset.setup_cells.iter().enumerate().any(|(s, &sc)| {
+            sc == cell::code(c) && g.rank(s as super::Sq) == first && preset.geo.squares.contains(&(s as super::Sq))
+        });
+        if g.rank(sq as super::Sq) == first && !in_setup {
             out.push(format!(
                 "the {} on {} stands on {side}'s first rank",
                 preset.kinds[cell::kind(c)].name,

@@ -79,6 +79,10 @@ pub enum Decl {
     Immobility(Span),
     /// `gating in REGION`: pieces from hand enter on the squares unmoved pieces leave there.
     Gating(Name),
+    /// `captures explode sparing KIND...`: captures destroy the capturer and the pieces around.
+    CapturesExplode(Vec<Name>, Span),
+    /// `en_passant in REGION`: the only squares a double step leaves open to en passant.
+    EnPassant(Name),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -201,6 +205,8 @@ pub enum EndCond {
     Reach(Name, Vec<Name>),
     /// `end extinction all` (None) or `end extinction KINDS`.
     Extinction(Option<Vec<Name>>),
+    /// `end checks N`: a side that has given N checks.
+    Checks(Spanned<u32>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -221,6 +227,7 @@ pub enum EndKind {
     Facing,
     Reach,
     Extinction,
+    Checks,
 }
 
 impl EndCond {
@@ -235,6 +242,7 @@ impl EndCond {
             EndCond::Facing => EndKind::Facing,
             EndCond::Reach(..) => EndKind::Reach,
             EndCond::Extinction(_) => EndKind::Extinction,
+            EndCond::Checks(_) => EndKind::Checks,
         }
     }
 }

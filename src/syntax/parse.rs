@@ -53,6 +53,7 @@ const DECL_KEYWORDS: &[&str] = &[
     "immobility",
     "gating",
     "facing",
+    "en_passant",
 ];
 
 /// The most syntax errors reported from one file before giving up.
@@ -214,8 +215,13 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::immobility_decl
         | Rule::gating_decl
         | Rule::compulsory_decl
+        | Rule::explode_decl
+        | Rule::en_passant_decl
         | Rule::facing_decl
+        | Rule::en_passant_kw
         | Rule::facing_kw => "a declaration",
+        Rule::explode_kw => "`explode`",
+        Rule::sparing_kw => "`sparing`",
         Rule::drop_flag => "`one_per_file` or `no_mate`",
         Rule::promoted_attr | Rule::from_kw => "`promoted from KIND`",
         Rule::or_from => "`or from`",
@@ -286,6 +292,8 @@ fn rule_name(r: Rule) -> &'static str {
         Rule::else_kw => "`else`",
         Rule::if_possible_kw => "`if_possible`",
         Rule::end_cond
+        | Rule::checks
+        | Rule::checks_kw
         | Rule::checkmate
         | Rule::stalemate
         | Rule::repetition
@@ -390,6 +398,15 @@ impl Lower {
             Rule::gating_decl => Decl::Gating(self.name(next()?)),
             Rule::facing_decl => Decl::FacingBreak(span),
             Rule::compulsory_decl => Decl::CapturesCompulsory(span),
+            Rule::explode_decl => {
+                Decl::CapturesExplode(it.filter(|p| p.as_rule() == Rule::ident).map(|p| self.name(p)).collect(), span)
+            }
+            Rule::en_passant_decl => Decl::EnPassant(
+                self.name(
+                    it.find(|p| p.as_rule() == Rule::ident)
+                        .ok_or_else(|| Diagnostic::new(span, "en_passant needs a region"))?,
+                ),
+            ),
             Rule::drop_decl => {
                 let piece = self.name(next()?);
                 let mut region = next()?;
@@ -523,6 +540,11 @@ impl Lower {
         let mut outcome = Outcome::Draws;
         for p in it {
             match p.as_rule() {
+                Rule::checks => {
+                    let n = p.into_inner().find(|i| i.as_rule() == Rule::int);
+                    cond =
+                        Some(EndCond::Checks(self.int(n.ok_or_else(|| Diagnostic::new(span, "expected a number"))?)?))
+                }
                 Rule::checkmate => cond = Some(EndCond::Checkmate),
                 Rule::stalemate => cond = Some(EndCond::Stalemate),
                 Rule::repetition => cond = Some(EndCond::Repetition(self.first_int(span, p)?)),
@@ -603,6 +625,7 @@ impl Lower {
                     "facing" => EndKind::Facing,
                     "reach" => EndKind::Reach,
                     "extinction" => EndKind::Extinction,
+                    "checks" => EndKind::Checks,
                     _ => EndKind::Insufficient,
                 };
                 RemoveDecl::End(kind, span)
