@@ -60,6 +60,8 @@ const SHIPPED: &[(&str, &str)] = &[
     ("breakthrough", include_str!("../presets/breakthrough.preset")),
     ("clobber", include_str!("../presets/clobber.preset")),
     ("clobber10", include_str!("../presets/clobber10.preset")),
+    // Shogi, makruk and xiangqi families, small boards (issue 19, lib-asia2).
+    ("dobutsu", include_str!("../presets/dobutsu.preset")),
 ];
 
 /// Names of the shipped presets.
