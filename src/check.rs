@@ -275,6 +275,7 @@ struct Merged {
     must_capture: bool,
     drop_zones: IndexMap<String, (bool, Name, Name)>,
     drop_rules: IndexMap<String, (Name, bool, bool)>,
+    drop_as: IndexMap<String, (Name, Vec<Name>)>,
     immobility: bool,
     gating: Option<Name>,
     script: Decls,
@@ -340,6 +341,9 @@ fn merge(decls: Vec<Decl>) -> Merged {
             Decl::DropRule { piece, one_per_file, no_mate } => {
                 m.drop_rules.insert(piece.node.clone(), (piece, one_per_file, no_mate));
             }
+            Decl::DropAs { piece, kinds } => {
+                m.drop_as.insert(piece.node.clone(), (piece, kinds));
+            }
             Decl::Immobility(_) => m.immobility = true,
             Decl::Gating(r) => m.gating = Some(r),
         }
@@ -380,6 +384,7 @@ impl Checker {
             zone
         });
         let (drop_one_per_file, drop_no_mate) = self.drop_rules(&m, &lookup);
+        let (drop_as, drop_base) = self.drop_as(&m, &lookup);
         let (mut script, inits, script_diags) = Compiler::new(&kinds, &geo).script(&m.script);
         // A turn of a move or a drop and nothing else to run: drops are generated natively.
         let drops = script.globals.is_empty()
@@ -393,7 +398,7 @@ impl Checker {
         self.diags.extend(script_diags);
         // A `drop` rule only restricts drops: without a drop part in the turn there are none to restrict.
         if !script.turn.iter().any(|p| p.kinds.contains(&crate::syntax::script::PartKind::Drop))
-            && let Some((_, piece, _)) = m.drop_zones.values().next()
+            && let Some(piece) = m.drop_zones.values().map(|z| &z.1).chain(m.drop_as.values().map(|a| &a.0)).next()
         {
             self.err(
                 piece.span,
@@ -470,6 +475,8 @@ impl Checker {
             gating,
             drop_one_per_file,
             drop_no_mate,
+            drop_as,
+            drop_base,
             mobile: Vec::new(),
             promo_limit: Vec::new(),
             setup_cells: Vec::new(),
@@ -733,6 +740,7 @@ impl Checker {
                     hand: p.hand,
                     leaving: p.leaving,
                     lost: p.lost,
+                    on_capture: p.on_capture,
                 });
             }
         }
@@ -762,6 +770,36 @@ impl Checker {
             }
         }
         (files, mates)
+    }
+
+    /// `drop KIND also_as KIND...`: per kind, the other kinds it may be dropped as; and per kind, the
+    /// kind in hand a drop of it takes (itself, or the kind whose `also_as` names it).
+    fn drop_as(&mut self, m: &Merged, l: &Lookup) -> (Vec<Vec<u8>>, Vec<u8>) {
+        let mut extra = vec![Vec::new(); l.kinds.len()];
+        let mut base: Vec<u8> = (0..l.kinds.len() as u8).collect();
+        for (piece, kinds) in m.drop_as.values() {
+            let Some(k) = self.kind(l, piece) else { continue };
+            for name in kinds {
+                let Some(other) = self.kind(l, name) else { continue };
+                if other == k || extra[k].contains(&(other as u8)) {
+                    continue;
+                }
+                if base[other] as usize != other {
+                    let first = &l.kinds[base[other] as usize].name;
+                    self.err(
+                        name.span,
+                        format!(
+                            "{} is already named by `drop {first} also_as`: a dropped {} must come from one kind in hand",
+                            name.node, name.node
+                        ),
+                    );
+                    continue;
+                }
+                base[other] = k as u8;
+                extra[k].push(other as u8);
+            }
+        }
+        (extra, base)
     }
 
     /// `drop KIND [not] in REGION`: per kind, per side, the cells where it may be dropped.

@@ -43,6 +43,8 @@ pub struct Promotion {
     pub leaving: bool,
     /// `to lost ...`: only to kinds the side has fewer of than its setup had.
     pub lost: bool,
+    /// `on_capture`: only a capturing move promotes.
+    pub on_capture: bool,
 }
 
 impl Promotion {
@@ -151,6 +153,10 @@ pub struct Preset {
     /// Bits per kind: `drop KIND one_per_file`; `drop KIND no_mate` (a mate by such a drop loses).
     pub drop_one_per_file: u64,
     pub drop_no_mate: u64,
+    /// Per kind: the other kinds a piece of it in hand may be dropped as (`drop KIND also_as ...`).
+    pub drop_as: Vec<Vec<u8>>,
+    /// Per kind: the kind in hand that dropping it takes (itself, or the kind whose `also_as` names it).
+    pub drop_base: Vec<u8>,
     /// Per piece code: how many the board may hold before promoting to it is refused (`to lost`:
     /// the setup's count), `u16::MAX` without such a rule. Empty when no rule says `lost`.
     pub promo_limit: Vec<u16>,

@@ -62,6 +62,9 @@ const SHIPPED: &[(&str, &str)] = &[
     ("clobber10", include_str!("../presets/clobber10.preset")),
     // Shogi, makruk and xiangqi families, small boards (issue 19, lib-asia2).
     ("dobutsu", include_str!("../presets/dobutsu.preset")),
+    ("kyotoshogi", include_str!("../presets/kyotoshogi.preset")),
+    ("micro", include_str!("../presets/micro.preset")),
+    ("mini", include_str!("../presets/mini.preset")),
 ];
 
 /// Names of the shipped presets.

@@ -129,6 +129,18 @@ impl Position {
                     out.push(Move { from: sq, to: sq, promo: code, flags: mflag::DROP, extra: 0, gate: 0 });
                 }
             }
+            // `drop KIND also_as ...`: the same piece dropped as another kind (Kyoto shogi's flipped side).
+            for &other in &preset.drop_as[k] {
+                let code = cell::piece(other as usize, us);
+                for &sq in &g.squares {
+                    if self.cells[sq as usize] == cell::EMPTY
+                        && zone.is_none_or(|z| z[sq as usize])
+                        && preset.may_stand(code, sq)
+                    {
+                        out.push(Move { from: sq, to: sq, promo: code, flags: mflag::DROP, extra: 0, gate: 0 });
+                    }
+                }
+            }
         }
     }
 
@@ -552,7 +564,10 @@ fn push(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
     // `immobility illegal`: a piece may not stay where it could never move again.
     let stays = |code: u8| preset.may_stand(code, m.to);
     match &preset.promotions[kind] {
-        Some(p) if p.zone[us][m.to as usize] || (p.leaving && p.zone[us][m.from as usize]) => {
+        Some(p)
+            if (p.zone[us][m.to as usize] || (p.leaving && p.zone[us][m.from as usize]))
+                && (!p.on_capture || m.flags & (mflag::CAPTURE | mflag::EP) != 0) =>
+        {
             if p.optional && stays(cell::piece(kind, us)) {
                 out.push(m);
             }

@@ -75,6 +75,11 @@ pub enum Decl {
         one_per_file: bool,
         no_mate: bool,
     },
+    /// `drop Pawn also_as Tokin`: a kind in hand may also be dropped as these kinds.
+    DropAs {
+        piece: Name,
+        kinds: Vec<Name>,
+    },
     /// `immobility illegal`: no piece may be left where it could never move again.
     Immobility(Span),
     /// `gating in REGION`: pieces from hand enter on the squares unmoved pieces leave there.
@@ -138,6 +143,8 @@ pub struct PromoteDecl {
     pub leaving: bool,
     /// `to lost ...`: only to kinds of which the side has fewer on the board than its setup had.
     pub lost: bool,
+    /// `on_capture`: only a capturing move promotes.
+    pub on_capture: bool,
 }
 
 /// Which pieces of the hand a promotion may take.

@@ -217,6 +217,8 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::facing_decl
         | Rule::facing_kw => "a declaration",
         Rule::drop_flag => "`one_per_file` or `no_mate`",
+        Rule::also_as => "`also_as`",
+        Rule::on_capture_kw => "`on_capture`",
         Rule::promoted_attr | Rule::from_kw => "`promoted from KIND`",
         Rule::or_from => "`or from`",
         Rule::lost_kw => "`lost`",
@@ -393,6 +395,9 @@ impl Lower {
             Rule::drop_decl => {
                 let piece = self.name(next()?);
                 let mut region = next()?;
+                if region.as_rule() == Rule::also_as {
+                    return Ok(Decl::DropAs { piece, kinds: it.map(|k| self.name(k)).collect() });
+                }
                 if region.as_rule() == Rule::drop_flag {
                     let mut flags = vec![region.as_str().to_string()];
                     flags.extend(it.map(|f| f.as_str().to_string()));
@@ -480,9 +485,11 @@ impl Lower {
         let mut hand = None;
         let mut leaving = false;
         let mut lost = false;
+        let mut on_capture = false;
         for p in it {
             match p.as_rule() {
                 Rule::optional_kw => optional = true,
+                Rule::on_capture_kw => on_capture = true,
                 Rule::or_from => leaving = true,
                 Rule::lost_kw => lost = true,
                 Rule::hand_choice => {
@@ -505,7 +512,7 @@ impl Lower {
         let choices = names.split_off(2.min(names.len()));
         let region = names.pop().unwrap_or_else(|| Spanned::new(String::new(), span));
         let piece = names.pop().unwrap_or_else(|| Spanned::new(String::new(), span));
-        Ok(PromoteDecl { piece, region, choices, optional, hand, leaving, lost })
+        Ok(PromoteDecl { piece, region, choices, optional, hand, leaving, lost, on_capture })
     }
 
     fn castle(&self, span: Span, it: pest::iterators::Pairs<Rule>) -> Result<CastleDecl, Diagnostic> {
