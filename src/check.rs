@@ -278,6 +278,8 @@ struct Merged {
     drop_as: IndexMap<String, (Name, Vec<Name>)>,
     immobility: bool,
     gating: Option<Name>,
+    fen_unmoved: Option<Name>,
+    frozen_in_check: IndexMap<String, Name>,
     script: Decls,
 }
 
@@ -346,6 +348,10 @@ fn merge(decls: Vec<Decl>) -> Merged {
             }
             Decl::Immobility(_) => m.immobility = true,
             Decl::Gating(r) => m.gating = Some(r),
+            Decl::FenUnmoved(r) => m.fen_unmoved = Some(r),
+            Decl::FrozenInCheck(k) => {
+                m.frozen_in_check.insert(k.node.clone(), k);
+            }
         }
     }
     m
@@ -384,6 +390,16 @@ impl Checker {
             zone
         });
         let (drop_one_per_file, drop_no_mate) = self.drop_rules(&m, &lookup);
+        let fen_unmoved = m.fen_unmoved.as_ref().and_then(|r| {
+            let zone = regions.get(&r.node).cloned();
+            if zone.is_none() {
+                let known: Vec<&String> = regions.keys().collect();
+                self.err(r.span, format!("unknown region `{}`{}", r.node, suggest(&r.node, known)));
+            }
+            zone
+        });
+        let frozen_in_check =
+            m.frozen_in_check.values().filter_map(|k| self.kind(&lookup, k)).fold(0u64, |b, k| b | 1 << k);
         let (drop_as, drop_base) = self.drop_as(&m, &lookup);
         let (mut script, inits, script_diags) = Compiler::new(&kinds, &geo).script(&m.script);
         // A turn of a move or a drop and nothing else to run: drops are generated natively.
@@ -477,6 +493,8 @@ impl Checker {
             drop_no_mate,
             drop_as,
             drop_base,
+            fen_unmoved,
+            frozen_in_check,
             mobile: Vec::new(),
             promo_limit: Vec::new(),
             setup_cells: Vec::new(),
@@ -617,10 +635,14 @@ impl Checker {
                 });
                 for mut bm in more {
                     if bm.shape != betza::Shape::Straight {
-                        self.err(g.betza.span, "moves `within` a region or `attacks` only are straight lines or leaps");
+                        self.err(
+                            g.betza.span,
+                            "moves `within` a region, `unless_checked` or `attacks` only are straight lines or leaps",
+                        );
                     }
                     bm.within = idx.min(255) as u8;
                     bm.attack_only = g.attack_only;
+                    bm.calm = g.calm;
                     parsed.push(bm);
                 }
             }
@@ -630,7 +652,10 @@ impl Checker {
             let cares = parsed.iter().any(|b| b.initial);
             let betza_text = p.more_moves.iter().fold(betza_text, |t, g| {
                 let what = if g.attack_only { "attacks" } else { "moves" };
-                let within = g.within.as_ref().map(|w| format!(" within {}", w.node)).unwrap_or_default();
+                let mut within = g.within.as_ref().map(|w| format!(" within {}", w.node)).unwrap_or_default();
+                if g.calm {
+                    within.push_str(" unless_checked");
+                }
                 if t.is_empty() {
                     format!("{}{within}", g.betza.node)
                 } else {

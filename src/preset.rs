@@ -150,6 +150,11 @@ pub struct Preset {
     /// `gating in REGION`: per side, the cells where an unmoved piece leaving lets a piece from
     /// hand enter (Seirawan chess).
     pub gating: Option<BySide<Vec<bool>>>,
+    /// `fen_unmoved in REGION`: per side, the cells whose unmoved pieces the FEN's castling field
+    /// lists by file (as `gating` does).
+    pub fen_unmoved: Option<BySide<Vec<bool>>>,
+    /// Bits per kind: `frozen_in_check KIND` (in check, it moves only to take the sole checker).
+    pub frozen_in_check: u64,
     /// Bits per kind: `drop KIND one_per_file`; `drop KIND no_mate` (a mate by such a drop loses).
     pub drop_one_per_file: u64,
     pub drop_no_mate: u64,
@@ -201,6 +206,12 @@ impl Preset {
     #[inline]
     pub fn may_stand(&self, code: u8, sq: Sq) -> bool {
         self.mobile.is_empty() || self.mobile[cell::code(code) as usize][sq as usize]
+    }
+
+    /// The cells whose unmoved pieces the FEN's castling field lists by file: `gating`'s or
+    /// `fen_unmoved`'s region.
+    pub fn unmoved_letters(&self) -> Option<&BySide<Vec<bool>>> {
+        self.gating.as_ref().or(self.fen_unmoved.as_ref())
     }
 
     pub fn is_royal(&self, c: u8) -> bool {

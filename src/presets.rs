@@ -65,6 +65,10 @@ const SHIPPED: &[(&str, &str)] = &[
     ("kyotoshogi", include_str!("../presets/kyotoshogi.preset")),
     ("micro", include_str!("../presets/micro.preset")),
     ("mini", include_str!("../presets/mini.preset")),
+    ("makpong", include_str!("../presets/makpong.preset")),
+    ("cambodian", include_str!("../presets/cambodian.preset")),
+    ("asean", include_str!("../presets/asean.preset")),
+    ("ai-wok", include_str!("../presets/ai-wok.preset")),
 ];
 
 /// Names of the shipped presets.

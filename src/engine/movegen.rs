@@ -10,12 +10,17 @@ impl Position {
     /// Every move the side to move's pieces can make, ignoring royal safety.
     pub fn pseudo_moves(&self, preset: &Preset, out: &mut Vec<Move>) {
         let us = self.side;
+        // `unless_checked` moves: whether the mover is in check, asked once and only if one is met.
+        let mut checked = None;
         for sq in self.occupied_by(us) {
             let c = self.cells[sq as usize];
             let kind = cell::kind(c);
             let start = out.len();
             for s in &preset.movement.steps[us][kind] {
                 if s.flags & flag::INITIAL != 0 && c & cell::VIRGIN == 0 {
+                    continue;
+                }
+                if s.calm && *checked.get_or_insert_with(|| self.in_check(preset, us)) {
                     continue;
                 }
                 self.step_moves(preset, sq, kind, s, out);

@@ -84,6 +84,10 @@ pub enum Decl {
     Immobility(Span),
     /// `gating in REGION`: pieces from hand enter on the squares unmoved pieces leave there.
     Gating(Name),
+    /// `fen_unmoved in REGION`: the FEN's castling field lists the unmoved pieces there by file.
+    FenUnmoved(Name),
+    /// `frozen_in_check KIND`: in check, such a piece moves only to take the sole checker.
+    FrozenInCheck(Name),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -114,6 +118,8 @@ pub struct MoveGroup {
     pub betza: Name,
     pub within: Option<Name>,
     pub attack_only: bool,
+    /// `unless_checked`: not made while the mover's royal piece is attacked.
+    pub calm: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

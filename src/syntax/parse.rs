@@ -52,6 +52,8 @@ const DECL_KEYWORDS: &[&str] = &[
     "drop",
     "immobility",
     "gating",
+    "fen_unmoved",
+    "frozen_in_check",
     "facing",
 ];
 
@@ -213,11 +215,14 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::drop_decl
         | Rule::immobility_decl
         | Rule::gating_decl
+        | Rule::unmoved_decl
+        | Rule::frozen_decl
         | Rule::compulsory_decl
         | Rule::facing_decl
         | Rule::facing_kw => "a declaration",
         Rule::drop_flag => "`one_per_file` or `no_mate`",
         Rule::also_as => "`also_as`",
+        Rule::calm_kw => "`unless_checked`",
         Rule::on_capture_kw => "`on_capture`",
         Rule::promoted_attr | Rule::from_kw => "`promoted from KIND`",
         Rule::or_from => "`or from`",
@@ -390,6 +395,8 @@ impl Lower {
             Rule::hand_decl => Decl::CapturesToHand(span),
             Rule::immobility_decl => Decl::Immobility(span),
             Rule::gating_decl => Decl::Gating(self.name(next()?)),
+            Rule::unmoved_decl => Decl::FenUnmoved(self.name(next()?)),
+            Rule::frozen_decl => Decl::FrozenInCheck(self.name(next()?)),
             Rule::facing_decl => Decl::FacingBreak(span),
             Rule::compulsory_decl => Decl::CapturesCompulsory(span),
             Rule::drop_decl => {
@@ -438,18 +445,23 @@ impl Lower {
                 Rule::moves_attr => {
                     let mut inner = attr.into_inner();
                     let betza = self.string(inner.next().ok_or_else(missing)?);
-                    match inner.next().and_then(|w| w.into_inner().nth(1)) {
-                        Some(region) => decl.more_moves.push(MoveGroup {
-                            betza,
-                            within: Some(self.name(region)),
-                            attack_only: false,
-                        }),
-                        None => decl.moves = Some(betza),
+                    let mut within = None;
+                    let mut calm = false;
+                    for q in inner {
+                        match q.as_rule() {
+                            Rule::calm_kw => calm = true,
+                            _ => within = q.into_inner().nth(1).map(|r| self.name(r)),
+                        }
+                    }
+                    if within.is_some() || calm {
+                        decl.more_moves.push(MoveGroup { betza, within, attack_only: false, calm });
+                    } else {
+                        decl.moves = Some(betza);
                     }
                 }
                 Rule::attacks_attr => {
                     let betza = self.string(attr.into_inner().nth(1).ok_or_else(missing)?);
-                    decl.more_moves.push(MoveGroup { betza, within: None, attack_only: true });
+                    decl.more_moves.push(MoveGroup { betza, within: None, attack_only: true, calm: false });
                 }
                 Rule::hops_attr => decl.hops_not_over.push(self.name(attr.into_inner().nth(1).ok_or_else(missing)?)),
                 Rule::spares_attr => decl.spares.push(self.name(attr.into_inner().nth(1).ok_or_else(missing)?)),
