@@ -930,7 +930,7 @@ impl Checker {
                 }
                 EndCond::Passes => EndRule::Passes(e.outcome),
                 EndCond::Facing => EndRule::Facing(e.outcome),
-                EndCond::Reach(region, by) => {
+                EndCond::Reach(region, by, held) => {
                     let Some(zone) = regions.get(&region.node) else {
                         let known: Vec<&String> = regions.keys().collect();
                         self.err(
@@ -942,8 +942,9 @@ impl Checker {
                     let royal: Vec<usize> =
                         l.kinds.iter().enumerate().filter(|(_, k)| k.royal).map(|(i, _)| i).collect();
                     let kinds = if by.is_empty() { royal } else { by.iter().filter_map(|k| self.kind(l, k)).collect() };
-                    EndRule::Reach(zone.clone(), kinds, e.outcome)
+                    EndRule::Reach(zone.clone(), kinds, *held, e.outcome)
                 }
+                EndCond::Bare => EndRule::Bare(e.outcome),
                 EndCond::Extinction(kinds) => {
                     let kinds = kinds.as_ref().map(|ks| ks.iter().filter_map(|k| self.kind(l, k)).collect());
                     EndRule::Extinction(kinds, e.outcome)

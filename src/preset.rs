@@ -103,7 +103,10 @@ pub enum EndRule {
     Facing(Outcome),
     /// A piece of these kinds (the royal ones unless `by` names others) of a side on its squares of
     /// the region (per side, by cell): that side's outcome.
-    Reach(BySide<Vec<bool>>, Vec<usize>, Outcome),
+    /// With `held` (the bool), only the side to move is looked at: its piece survived a reply there.
+    Reach(BySide<Vec<bool>>, Vec<usize>, bool, Outcome),
+    /// `end bare`: a side with no piece but its royal ones, on the board or in hand: that side's outcome.
+    Bare(Outcome),
     /// A side with no piece left (`None`) or none of one of these kinds: that side's outcome.
     Extinction(Option<Vec<usize>>, Outcome),
 }

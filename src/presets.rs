@@ -69,6 +69,8 @@ const SHIPPED: &[(&str, &str)] = &[
     ("cambodian", include_str!("../presets/cambodian.preset")),
     ("asean", include_str!("../presets/asean.preset")),
     ("ai-wok", include_str!("../presets/ai-wok.preset")),
+    ("shatar", include_str!("../presets/shatar.preset")),
+    ("jesonmor", include_str!("../presets/jesonmor.preset")),
 ];
 
 /// Names of the shipped presets.

@@ -210,8 +210,11 @@ pub enum EndCond {
     Passes,
     /// The royal pieces face each other after a pass.
     Facing,
-    /// `end reach REGION`: a royal piece in the region.
-    Reach(Name, Vec<Name>),
+    /// `end reach REGION [by KINDS] [held]`: a royal piece (or one of KINDS) in the region; with
+    /// `held`, judged only for the side to move.
+    Reach(Name, Vec<Name>, bool),
+    /// `end bare`: a side with no piece but its royal ones.
+    Bare,
     /// `end extinction all` (None) or `end extinction KINDS`.
     Extinction(Option<Vec<Name>>),
 }
@@ -234,6 +237,7 @@ pub enum EndKind {
     Facing,
     Reach,
     Extinction,
+    Bare,
 }
 
 impl EndCond {
@@ -248,6 +252,7 @@ impl EndCond {
             EndCond::Facing => EndKind::Facing,
             EndCond::Reach(..) => EndKind::Reach,
             EndCond::Extinction(_) => EndKind::Extinction,
+            EndCond::Bare => EndKind::Bare,
         }
     }
 }

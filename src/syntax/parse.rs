@@ -303,7 +303,9 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::reach
         | Rule::extinction
         | Rule::all_kw
+        | Rule::bare_end
         | Rule::by_kw => "an end condition",
+        Rule::held_kw => "`held`",
         Rule::material | Rule::material_item | Rule::none_kw | Rule::plus | Rule::same_colour => "a material pattern",
         Rule::outcome => "`wins`, `loses` or `draws`",
         Rule::remove_what
@@ -551,10 +553,12 @@ impl Lower {
                 }
                 Rule::passes_end => cond = Some(EndCond::Passes),
                 Rule::facing_end => cond = Some(EndCond::Facing),
+                Rule::bare_end => cond = Some(EndCond::Bare),
                 Rule::reach => {
+                    let held = p.clone().into_inner().any(|i| i.as_rule() == Rule::held_kw);
                     let mut names = p.into_inner().filter(|i| i.as_rule() == Rule::ident).map(|i| self.name(i));
                     let region = names.next().ok_or_else(|| Diagnostic::new(span, "reach needs a region"))?;
-                    cond = Some(EndCond::Reach(region, names.collect()))
+                    cond = Some(EndCond::Reach(region, names.collect(), held))
                 }
                 Rule::extinction => {
                     let items: Vec<_> = p.into_inner().collect();
@@ -622,6 +626,7 @@ impl Lower {
                     "facing" => EndKind::Facing,
                     "reach" => EndKind::Reach,
                     "extinction" => EndKind::Extinction,
+                    "bare" => EndKind::Bare,
                     _ => EndKind::Insufficient,
                 };
                 RemoveDecl::End(kind, span)
