@@ -334,7 +334,10 @@ fn gate_letter(
 }
 
 fn en_passant(preset: &Preset, field: &str, pos: &mut Position) -> Result<(), FenError> {
-    if field == "-" {
+    // Fairy-Stockfish writes its endgame counting limit here (makruk, ASEAN chess: `... b - 128 8 2`,
+    // the halfmove field then holding the count). Counting is not modelled: the number is read and
+    // ignored, so that such FENs carry over.
+    if field == "-" || field.bytes().all(|b| b.is_ascii_digit()) {
         return Ok(());
     }
     let geo = &preset.geo;
