@@ -275,10 +275,13 @@ struct Merged {
     must_capture: bool,
     drop_zones: IndexMap<String, (bool, Name, Name)>,
     drop_rules: IndexMap<String, (Name, bool, bool)>,
+    drop_as: IndexMap<String, (Name, Vec<Name>)>,
     immobility: bool,
     gating: Option<Name>,
     explode: Option<(Vec<Name>, Span)>,
     ep_zone: Option<Name>,
+    fen_unmoved: Option<Name>,
+    frozen_in_check: IndexMap<String, Name>,
     script: Decls,
 }
 
@@ -342,10 +345,17 @@ fn merge(decls: Vec<Decl>) -> Merged {
             Decl::DropRule { piece, one_per_file, no_mate } => {
                 m.drop_rules.insert(piece.node.clone(), (piece, one_per_file, no_mate));
             }
+            Decl::DropAs { piece, kinds } => {
+                m.drop_as.insert(piece.node.clone(), (piece, kinds));
+            }
             Decl::Immobility(_) => m.immobility = true,
             Decl::Gating(r) => m.gating = Some(r),
             Decl::CapturesExplode(spared, span) => m.explode = Some((spared, span)),
             Decl::EnPassant(r) => m.ep_zone = Some(r),
+            Decl::FenUnmoved(r) => m.fen_unmoved = Some(r),
+            Decl::FrozenInCheck(k) => {
+                m.frozen_in_check.insert(k.node.clone(), k);
+            }
         }
     }
     m
@@ -398,6 +408,17 @@ impl Checker {
         });
         let check_limit = ends.iter().find_map(|r| if let EndRule::Checks(n, _) = r { Some(*n) } else { None });
         let (drop_one_per_file, drop_no_mate) = self.drop_rules(&m, &lookup);
+        let fen_unmoved = m.fen_unmoved.as_ref().and_then(|r| {
+            let zone = regions.get(&r.node).cloned();
+            if zone.is_none() {
+                let known: Vec<&String> = regions.keys().collect();
+                self.err(r.span, format!("unknown region `{}`{}", r.node, suggest(&r.node, known)));
+            }
+            zone
+        });
+        let frozen_in_check =
+            m.frozen_in_check.values().filter_map(|k| self.kind(&lookup, k)).fold(0u64, |b, k| b | 1 << k);
+        let (drop_as, drop_base) = self.drop_as(&m, &lookup);
         let (mut script, inits, script_diags) = Compiler::new(&kinds, &geo).script(&m.script);
         // A turn of a move or a drop and nothing else to run: drops are generated natively.
         let drops = script.globals.is_empty()
@@ -418,7 +439,7 @@ impl Checker {
         }
         // A `drop` rule only restricts drops: without a drop part in the turn there are none to restrict.
         if !script.turn.iter().any(|p| p.kinds.contains(&crate::syntax::script::PartKind::Drop))
-            && let Some((_, piece, _)) = m.drop_zones.values().next()
+            && let Some(piece) = m.drop_zones.values().map(|z| &z.1).chain(m.drop_as.values().map(|a| &a.0)).next()
         {
             self.err(
                 piece.span,
@@ -498,6 +519,10 @@ impl Checker {
             gating,
             drop_one_per_file,
             drop_no_mate,
+            drop_as,
+            drop_base,
+            fen_unmoved,
+            frozen_in_check,
             mobile: Vec::new(),
             promo_limit: Vec::new(),
             setup_cells: Vec::new(),
@@ -638,10 +663,14 @@ impl Checker {
                 });
                 for mut bm in more {
                     if bm.shape != betza::Shape::Straight {
-                        self.err(g.betza.span, "moves `within` a region or `attacks` only are straight lines or leaps");
+                        self.err(
+                            g.betza.span,
+                            "moves `within` a region, `unless_checked` or `attacks` only are straight lines or leaps",
+                        );
                     }
                     bm.within = idx.min(255) as u8;
                     bm.attack_only = g.attack_only;
+                    bm.calm = g.calm;
                     parsed.push(bm);
                 }
             }
@@ -651,7 +680,10 @@ impl Checker {
             let cares = parsed.iter().any(|b| b.initial);
             let betza_text = p.more_moves.iter().fold(betza_text, |t, g| {
                 let what = if g.attack_only { "attacks" } else { "moves" };
-                let within = g.within.as_ref().map(|w| format!(" within {}", w.node)).unwrap_or_default();
+                let mut within = g.within.as_ref().map(|w| format!(" within {}", w.node)).unwrap_or_default();
+                if g.calm {
+                    within.push_str(" unless_checked");
+                }
                 if t.is_empty() {
                     format!("{}{within}", g.betza.node)
                 } else {
@@ -761,6 +793,7 @@ impl Checker {
                     hand: p.hand,
                     leaving: p.leaving,
                     lost: p.lost,
+                    on_capture: p.on_capture,
                 });
             }
         }
@@ -790,6 +823,36 @@ impl Checker {
             }
         }
         (files, mates)
+    }
+
+    /// `drop KIND also_as KIND...`: per kind, the other kinds it may be dropped as; and per kind, the
+    /// kind in hand a drop of it takes (itself, or the kind whose `also_as` names it).
+    fn drop_as(&mut self, m: &Merged, l: &Lookup) -> (Vec<Vec<u8>>, Vec<u8>) {
+        let mut extra = vec![Vec::new(); l.kinds.len()];
+        let mut base: Vec<u8> = (0..l.kinds.len() as u8).collect();
+        for (piece, kinds) in m.drop_as.values() {
+            let Some(k) = self.kind(l, piece) else { continue };
+            for name in kinds {
+                let Some(other) = self.kind(l, name) else { continue };
+                if other == k || extra[k].contains(&(other as u8)) {
+                    continue;
+                }
+                if base[other] as usize != other {
+                    let first = &l.kinds[base[other] as usize].name;
+                    self.err(
+                        name.span,
+                        format!(
+                            "{} is already named by `drop {first} also_as`: a dropped {} must come from one kind in hand",
+                            name.node, name.node
+                        ),
+                    );
+                    continue;
+                }
+                base[other] = k as u8;
+                extra[k].push(other as u8);
+            }
+        }
+        (extra, base)
     }
 
     /// `drop KIND [not] in REGION`: per kind, per side, the cells where it may be dropped.
@@ -895,7 +958,7 @@ impl Checker {
                 }
                 EndCond::Passes => EndRule::Passes(e.outcome),
                 EndCond::Facing => EndRule::Facing(e.outcome),
-                EndCond::Reach(region, by) => {
+                EndCond::Reach(region, by, held) => {
                     let Some(zone) = regions.get(&region.node) else {
                         let known: Vec<&String> = regions.keys().collect();
                         self.err(
@@ -907,8 +970,9 @@ impl Checker {
                     let royal: Vec<usize> =
                         l.kinds.iter().enumerate().filter(|(_, k)| k.royal).map(|(i, _)| i).collect();
                     let kinds = if by.is_empty() { royal } else { by.iter().filter_map(|k| self.kind(l, k)).collect() };
-                    EndRule::Reach(zone.clone(), kinds, e.outcome)
+                    EndRule::Reach(zone.clone(), kinds, *held, e.outcome)
                 }
+                EndCond::Bare => EndRule::Bare(e.outcome),
                 EndCond::Extinction(kinds) => {
                     let kinds = kinds.as_ref().map(|ks| ks.iter().filter_map(|k| self.kind(l, k)).collect());
                     EndRule::Extinction(kinds, e.outcome)

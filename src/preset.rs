@@ -43,6 +43,8 @@ pub struct Promotion {
     pub leaving: bool,
     /// `to lost ...`: only to kinds the side has fewer of than its setup had.
     pub lost: bool,
+    /// `on_capture`: only a capturing move promotes.
+    pub on_capture: bool,
 }
 
 impl Promotion {
@@ -101,7 +103,10 @@ pub enum EndRule {
     Facing(Outcome),
     /// A piece of these kinds (the royal ones unless `by` names others) of a side on its squares of
     /// the region (per side, by cell): that side's outcome.
-    Reach(BySide<Vec<bool>>, Vec<usize>, Outcome),
+    /// With `held` (the bool), only the side to move is looked at: its piece survived a reply there.
+    Reach(BySide<Vec<bool>>, Vec<usize>, bool, Outcome),
+    /// `end bare`: a side with no piece but its royal ones, on the board or in hand: that side's outcome.
+    Bare(Outcome),
     /// A side with no piece left (`None`) or none of one of these kinds: that side's outcome.
     Extinction(Option<Vec<usize>>, Outcome),
     /// A side that has given this many checks: that side's outcome.
@@ -167,9 +172,18 @@ pub struct Preset {
     /// `gating in REGION`: per side, the cells where an unmoved piece leaving lets a piece from
     /// hand enter (Seirawan chess).
     pub gating: Option<BySide<Vec<bool>>>,
+    /// `fen_unmoved in REGION`: per side, the cells whose unmoved pieces the FEN's castling field
+    /// lists by file (as `gating` does).
+    pub fen_unmoved: Option<BySide<Vec<bool>>>,
+    /// Bits per kind: `frozen_in_check KIND` (in check, it moves only to take the sole checker).
+    pub frozen_in_check: u64,
     /// Bits per kind: `drop KIND one_per_file`; `drop KIND no_mate` (a mate by such a drop loses).
     pub drop_one_per_file: u64,
     pub drop_no_mate: u64,
+    /// Per kind: the other kinds a piece of it in hand may be dropped as (`drop KIND also_as ...`).
+    pub drop_as: Vec<Vec<u8>>,
+    /// Per kind: the kind in hand that dropping it takes (itself, or the kind whose `also_as` names it).
+    pub drop_base: Vec<u8>,
     /// Per piece code: how many the board may hold before promoting to it is refused (`to lost`:
     /// the setup's count), `u16::MAX` without such a rule. Empty when no rule says `lost`.
     pub promo_limit: Vec<u16>,
@@ -214,6 +228,12 @@ impl Preset {
     #[inline]
     pub fn may_stand(&self, code: u8, sq: Sq) -> bool {
         self.mobile.is_empty() || self.mobile[cell::code(code) as usize][sq as usize]
+    }
+
+    /// The cells whose unmoved pieces the FEN's castling field lists by file: `gating`'s or
+    /// `fen_unmoved`'s region.
+    pub fn unmoved_letters(&self) -> Option<&BySide<Vec<bool>>> {
+        self.gating.as_ref().or(self.fen_unmoved.as_ref())
     }
 
     pub fn is_royal(&self, c: u8) -> bool {

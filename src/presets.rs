@@ -65,6 +65,17 @@ const SHIPPED: &[(&str, &str)] = &[
     ("5check", include_str!("../presets/5check.preset")),
     ("atomic", include_str!("../presets/atomic.preset")),
     ("horde", include_str!("../presets/horde.preset")),
+    // Shogi, makruk and xiangqi families, small boards (issue 19, lib-asia2).
+    ("dobutsu", include_str!("../presets/dobutsu.preset")),
+    ("kyotoshogi", include_str!("../presets/kyotoshogi.preset")),
+    ("micro", include_str!("../presets/micro.preset")),
+    ("mini", include_str!("../presets/mini.preset")),
+    ("makpong", include_str!("../presets/makpong.preset")),
+    ("cambodian", include_str!("../presets/cambodian.preset")),
+    ("asean", include_str!("../presets/asean.preset")),
+    ("ai-wok", include_str!("../presets/ai-wok.preset")),
+    ("shatar", include_str!("../presets/shatar.preset")),
+    ("jesonmor", include_str!("../presets/jesonmor.preset")),
 ];
 
 /// Names of the shipped presets.

@@ -23,6 +23,8 @@ pub struct BetzaMove {
     pub within: u8,
     /// `attacks "..."`: never made as a move; it only attacks (for royal safety and `attacked`).
     pub attack_only: bool,
+    /// `moves "..." unless_checked`: not made while the mover's royal piece is attacked.
+    pub calm: bool,
     /// How the piece travels when it is more than one straight line of steps.
     pub shape: Shape,
 }
@@ -276,6 +278,7 @@ fn modified(base: (i32, i32), range: u32, mods: &[(usize, char)]) -> Result<Betz
         grasshopper: false,
         within: 0,
         attack_only: false,
+        calm: false,
         shape: Shape::Straight,
     };
     let mut dirs = Vec::new();

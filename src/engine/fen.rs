@@ -283,7 +283,7 @@ fn mark_virgins(preset: &Preset, pos: &mut Position) {
         let c = pos.cells[sq as usize];
         let castles = preset.castles.iter().any(|k| k.king == c || k.rook == c);
         // On a gating square, only the castling field's gate letters say a piece has not moved.
-        let gate = preset.gating.as_ref().is_some_and(|g| cell::is_piece(c) && g[cell::side(c)][sq as usize]);
+        let gate = preset.unmoved_letters().is_some_and(|g| cell::is_piece(c) && g[cell::side(c)][sq as usize]);
         if cell::is_piece(c) && !castles && !gate && preset.setup_cells.get(sq as usize) == Some(&c) {
             pos.cells[sq as usize] = c | cell::VIRGIN;
         }
@@ -296,11 +296,12 @@ fn castling(preset: &Preset, field: &str, pos: &mut Position) -> Result<(), FenE
     }
     // A preset without castling has nothing to grant: a chess FEN's `KQkq` means nothing here, and
     // refusing it would only get in the way of positions carried over from other tools.
-    if preset.castles.is_empty() && preset.gating.is_none() && field.chars().all(|c| c.is_ascii_alphabetic()) {
+    if preset.castles.is_empty() && preset.unmoved_letters().is_none() && field.chars().all(|c| c.is_ascii_alphabetic())
+    {
         return Ok(());
     }
     for flag in field.chars() {
-        if let Some(g) = &preset.gating
+        if let Some(g) = preset.unmoved_letters()
             && !preset.castles.iter().any(|c| c.flag == flag)
         {
             gate_letter(preset, g, field, flag, pos)?;
@@ -338,7 +339,7 @@ fn gate_letter(
         return Err(FenError::Castling(field.into(), why));
     }
     // With nothing to gate and no captures to refill the hand, gates are closed.
-    if pos.hands[side].is_empty() && !preset.captures_to_hand {
+    if preset.gating.is_some() && pos.hands[side].is_empty() && !preset.captures_to_hand {
         return Ok(());
     }
     let mut found = false;
@@ -356,7 +357,10 @@ fn gate_letter(
 }
 
 fn en_passant(preset: &Preset, field: &str, pos: &mut Position) -> Result<(), FenError> {
-    if field == "-" {
+    // Fairy-Stockfish writes its endgame counting limit here (makruk, ASEAN chess: `... b - 128 8 2`,
+    // the halfmove field then holding the count). Counting is not modelled: the number is read and
+    // ignored, so that such FENs carry over.
+    if field == "-" || field.bytes().all(|b| b.is_ascii_digit()) {
         return Ok(());
     }
     let geo = &preset.geo;
@@ -457,7 +461,7 @@ pub fn write(preset: &Preset, pos: &Position) -> String {
             .map(|c| c.flag)
             .collect()
     };
-    let castling: String = match &preset.gating {
+    let castling: String = match preset.unmoved_letters() {
         None => castle_flags(None),
         // Fairy-Stockfish's Seirawan field: each side's castling flags, then the files of its
         // open gates (while it has something to gate, or captures refill its hand).
@@ -465,13 +469,18 @@ pub fn write(preset: &Preset, pos: &Position) -> String {
             let mut text = String::new();
             for side in Side::BOTH {
                 text.push_str(&castle_flags(Some(side)));
-                if pos.hands[side].is_empty() && !preset.captures_to_hand {
+                if preset.gating.is_some() && pos.hands[side].is_empty() && !preset.captures_to_hand {
                     continue;
                 }
                 for file in 0..geo.files {
+                    // `fen_unmoved`: only pieces with initial moves, whose having moved matters.
                     let open = preset.geo.squares.iter().any(|&sq| {
                         let c = pos.cells[sq as usize];
-                        geo.file(sq) == file && g[side][sq as usize] && cell::is_side(c, side) && c & cell::VIRGIN != 0
+                        geo.file(sq) == file
+                            && g[side][sq as usize]
+                            && cell::is_side(c, side)
+                            && c & cell::VIRGIN != 0
+                            && (preset.gating.is_some() || preset.kinds[cell::kind(c)].cares_virgin)
                     });
                     if open {
                         let letter = (b'a' + file as u8) as char;

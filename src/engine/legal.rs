@@ -35,6 +35,9 @@ impl Position {
         if preset.royal_safety {
             self.retain_safe(preset, out);
         }
+        if preset.frozen_in_check != 0 && self.in_check(preset, self.side) {
+            self.retain_unfrozen(preset, out);
+        }
         // En passant is a capture too (its flag is EP alone).
         const TAKES: u8 = mflag::CAPTURE | mflag::EP;
         if preset.must_capture && out.iter().any(|m| m.flags & TAKES != 0) {
@@ -87,6 +90,26 @@ impl Position {
             return false;
         }
         m.promo != 0 && (self.is_royal_code(m.promo) || Some(m.from) == royal)
+    }
+
+    /// `frozen_in_check KIND`: in check, a piece of such a kind moves only to capture the piece giving
+    /// check, when it is the only one (Makpong's king, as Fairy-Stockfish rules it).
+    fn retain_unfrozen(&mut self, preset: &Preset, out: &mut Vec<Move>) {
+        let us = self.side;
+        out.retain(|m| {
+            let c = self.cells[m.from as usize];
+            if m.flags & mflag::DROP != 0 || (preset.frozen_in_check >> cell::kind(c)) & 1 == 0 {
+                return true;
+            }
+            if m.flags & mflag::CAPTURE == 0 || m.flags & mflag::CASTLE != 0 {
+                return false;
+            }
+            // Put one of the mover's own pieces on the square taken: any check left comes from another piece.
+            let taken = std::mem::replace(&mut self.cells[m.to as usize], c & !cell::VIRGIN);
+            let other = self.in_check(preset, us);
+            self.cells[m.to as usize] = taken;
+            !other
+        });
     }
 
     /// The general trial: play the move, look, take it back.

@@ -10,12 +10,17 @@ impl Position {
     /// Every move the side to move's pieces can make, ignoring royal safety.
     pub fn pseudo_moves(&self, preset: &Preset, out: &mut Vec<Move>) {
         let us = self.side;
+        // `unless_checked` moves: whether the mover is in check, asked once and only if one is met.
+        let mut checked = None;
         for sq in self.occupied_by(us) {
             let c = self.cells[sq as usize];
             let kind = cell::kind(c);
             let start = out.len();
             for s in &preset.movement.steps[us][kind] {
                 if s.flags & flag::INITIAL != 0 && c & cell::VIRGIN == 0 {
+                    continue;
+                }
+                if s.calm && *checked.get_or_insert_with(|| self.in_check(preset, us)) {
                     continue;
                 }
                 self.step_moves(preset, sq, kind, s, out);
@@ -127,6 +132,18 @@ impl Position {
                     && preset.may_stand(code, sq)
                 {
                     out.push(Move { from: sq, to: sq, promo: code, flags: mflag::DROP, extra: 0, gate: 0 });
+                }
+            }
+            // `drop KIND also_as ...`: the same piece dropped as another kind (Kyoto shogi's flipped side).
+            for &other in &preset.drop_as[k] {
+                let code = cell::piece(other as usize, us);
+                for &sq in &g.squares {
+                    if self.cells[sq as usize] == cell::EMPTY
+                        && zone.is_none_or(|z| z[sq as usize])
+                        && preset.may_stand(code, sq)
+                    {
+                        out.push(Move { from: sq, to: sq, promo: code, flags: mflag::DROP, extra: 0, gate: 0 });
+                    }
                 }
             }
         }
@@ -576,7 +593,10 @@ fn push(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
     // `immobility illegal`: a piece may not stay where it could never move again.
     let stays = |code: u8| preset.may_stand(code, m.to);
     match &preset.promotions[kind] {
-        Some(p) if p.zone[us][m.to as usize] || (p.leaving && p.zone[us][m.from as usize]) => {
+        Some(p)
+            if (p.zone[us][m.to as usize] || (p.leaving && p.zone[us][m.from as usize]))
+                && (!p.on_capture || m.flags & (mflag::CAPTURE | mflag::EP) != 0) =>
+        {
             if p.optional && stays(cell::piece(kind, us)) {
                 out.push(m);
             }

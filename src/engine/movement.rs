@@ -37,6 +37,8 @@ pub struct Step {
     pub region: u8,
     /// A grasshopper's hop (`g`): lands only on the square just beyond the screen.
     pub grasshopper: bool,
+    /// `unless_checked`: not made while the mover's royal piece is attacked.
+    pub calm: bool,
 }
 
 impl Step {
@@ -303,6 +305,7 @@ fn reaches(a: &Step, b: &Step) -> bool {
         && a.limit == b.limit
         && a.range >= b.range
         && a.flags & IF == b.flags & IF
+        && (!a.calm || b.calm)
 }
 
 /// Take from each step what another step of the piece does on its squares already, and drop the
@@ -375,6 +378,7 @@ fn step(geo: &Geometry, bm: &BetzaMove, (ax, ay): (i32, i32), max_range: u32) ->
         limit: 0,
         region: bm.within,
         grasshopper: bm.grasshopper,
+        calm: bm.calm,
     }
 }
 

@@ -726,7 +726,11 @@ impl Position {
     /// twice), as a FEN reads it; castling pieces excepted, whose rights the castling field keeps,
     /// and pieces on gating squares (a dropped piece opens no gate).
     pub fn apply_drop(&mut self, preset: &Preset, code: u8, sq: Sq) {
-        self.hand_take(preset, cell::side(code), cell::kind(code) as u8);
+        let kind = cell::kind(code) as u8;
+        // `drop KIND also_as ...`: a piece dropped as another kind comes from its base kind in hand.
+        if !self.hand_take(preset, cell::side(code), kind) {
+            self.hand_take(preset, cell::side(code), preset.drop_base[kind as usize]);
+        }
         let unmoved = preset.setup_cells.get(sq as usize) == Some(&code)
             && !preset.castles.iter().any(|c| c.king == code || c.rook == code)
             && preset.gating.as_ref().is_none_or(|g| !g[cell::side(code)][sq as usize]);

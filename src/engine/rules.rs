@@ -84,9 +84,11 @@ impl Position {
                 EndRule::Facing(o) if self.last_turns_passed(1) && self.royals_facing(preset) => {
                     return Some(outcome(*o, self.side, "the royal pieces face each other after a pass"));
                 }
-                EndRule::Reach(zone, kinds, o) => {
-                    // The side that just moved first: its royal piece arrived.
-                    for side in [self.side.other(), self.side] {
+                EndRule::Reach(zone, kinds, held, o) => {
+                    // The side that just moved first: its royal piece arrived. `held`: only the
+                    // side to move, whose piece has stood there through the reply.
+                    let sides: &[Side] = if *held { &[self.side] } else { &[self.side.other(), self.side] };
+                    for &side in sides {
                         if self.piece_in(side, kinds, &zone[side]) {
                             return Some(outcome(*o, side, "reached the goal"));
                         }
@@ -96,6 +98,13 @@ impl Position {
                     for side in [self.side.other(), self.side] {
                         if self.checks[side.index()] == 0 {
                             return Some(outcome(*o, side, &format!("gave {n} checks")));
+                        }
+                    }
+                }
+                EndRule::Bare(o) => {
+                    for side in [self.side.other(), self.side] {
+                        if self.bare(preset, side) {
+                            return Some(outcome(*o, side, "bare royal piece"));
                         }
                     }
                 }
@@ -118,6 +127,16 @@ impl Position {
             self.counts[cell::piece(k, side) as usize] > 0
                 && zone.iter().enumerate().any(|(sq, &z)| z && self.cells[sq] & !cell::VIRGIN == cell::piece(k, side))
         })
+    }
+
+    /// Whether `side` has no piece but royal ones, on the board or in hand.
+    fn bare(&self, preset: &Preset, side: Side) -> bool {
+        self.hands[side].iter().all(|&k| preset.kinds[k as usize].royal)
+            && preset
+                .kinds
+                .iter()
+                .enumerate()
+                .all(|(k, kind)| kind.royal || self.counts[cell::piece(k, side) as usize] == 0)
     }
 
     /// Whether `side` has no piece left (`kinds` None) or none of one of `kinds`.

@@ -37,16 +37,17 @@ pub fn warnings(preset: &Preset, pos: &Position) -> Vec<String> {
     }
     for sq in 0..pos.cells.len() {
         let c = pos.cells[sq];
-        if !cell::is_piece(c) || preset.promotions.get(cell::kind(c)).is_none_or(Option::is_none) {
+        let Some(Some(promo)) = preset.promotions.get(cell::kind(c)).filter(|_| cell::is_piece(c)) else {
             continue;
-        }
+        };
         let side = cell::side(c);
         let first = if side == Side::White { 0 } else { g.ranks - 1 };
         // Unless the setup puts such a piece on that rank too (horde's pawns).
         let in_setup = preset.setup_cells.iter().enumerate().any(|(s, &sc)| {
             sc == cell::code(c) && g.rank(s as super::Sq) == first && preset.geo.squares.contains(&(s as super::Sq))
         });
-        if g.rank(sq as super::Sq) == first && !in_setup {
+        // Where the zone takes in the first rank too (Kyoto shogi's whole board), pieces stand there.
+        if g.rank(sq as super::Sq) == first && !in_setup && !promo.zone[side][sq] {
             out.push(format!(
                 "the {} on {} stands on {side}'s first rank",
                 preset.kinds[cell::kind(c)].name,

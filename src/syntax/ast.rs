@@ -75,6 +75,11 @@ pub enum Decl {
         one_per_file: bool,
         no_mate: bool,
     },
+    /// `drop Pawn also_as Tokin`: a kind in hand may also be dropped as these kinds.
+    DropAs {
+        piece: Name,
+        kinds: Vec<Name>,
+    },
     /// `immobility illegal`: no piece may be left where it could never move again.
     Immobility(Span),
     /// `gating in REGION`: pieces from hand enter on the squares unmoved pieces leave there.
@@ -83,6 +88,10 @@ pub enum Decl {
     CapturesExplode(Vec<Name>, Span),
     /// `en_passant in REGION`: the only squares a double step leaves open to en passant.
     EnPassant(Name),
+    /// `fen_unmoved in REGION`: the FEN's castling field lists the unmoved pieces there by file.
+    FenUnmoved(Name),
+    /// `frozen_in_check KIND`: in check, such a piece moves only to take the sole checker.
+    FrozenInCheck(Name),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -113,6 +122,8 @@ pub struct MoveGroup {
     pub betza: Name,
     pub within: Option<Name>,
     pub attack_only: bool,
+    /// `unless_checked`: not made while the mover's royal piece is attacked.
+    pub calm: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -142,6 +153,8 @@ pub struct PromoteDecl {
     pub leaving: bool,
     /// `to lost ...`: only to kinds of which the side has fewer on the board than its setup had.
     pub lost: bool,
+    /// `on_capture`: only a capturing move promotes.
+    pub on_capture: bool,
 }
 
 /// Which pieces of the hand a promotion may take.
@@ -201,8 +214,11 @@ pub enum EndCond {
     Passes,
     /// The royal pieces face each other after a pass.
     Facing,
-    /// `end reach REGION`: a royal piece in the region.
-    Reach(Name, Vec<Name>),
+    /// `end reach REGION [by KINDS] [held]`: a royal piece (or one of KINDS) in the region; with
+    /// `held`, judged only for the side to move.
+    Reach(Name, Vec<Name>, bool),
+    /// `end bare`: a side with no piece but its royal ones.
+    Bare,
     /// `end extinction all` (None) or `end extinction KINDS`.
     Extinction(Option<Vec<Name>>),
     /// `end checks N`: a side that has given N checks.
@@ -228,6 +244,7 @@ pub enum EndKind {
     Reach,
     Extinction,
     Checks,
+    Bare,
 }
 
 impl EndCond {
@@ -243,6 +260,7 @@ impl EndCond {
             EndCond::Reach(..) => EndKind::Reach,
             EndCond::Extinction(_) => EndKind::Extinction,
             EndCond::Checks(_) => EndKind::Checks,
+            EndCond::Bare => EndKind::Bare,
         }
     }
 }

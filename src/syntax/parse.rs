@@ -52,6 +52,8 @@ const DECL_KEYWORDS: &[&str] = &[
     "drop",
     "immobility",
     "gating",
+    "fen_unmoved",
+    "frozen_in_check",
     "facing",
     "en_passant",
 ];
@@ -214,6 +216,8 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::drop_decl
         | Rule::immobility_decl
         | Rule::gating_decl
+        | Rule::unmoved_decl
+        | Rule::frozen_decl
         | Rule::compulsory_decl
         | Rule::explode_decl
         | Rule::en_passant_decl
@@ -223,6 +227,9 @@ fn rule_name(r: Rule) -> &'static str {
         Rule::explode_kw => "`explode`",
         Rule::sparing_kw => "`sparing`",
         Rule::drop_flag => "`one_per_file` or `no_mate`",
+        Rule::also_as => "`also_as`",
+        Rule::calm_kw => "`unless_checked`",
+        Rule::on_capture_kw => "`on_capture`",
         Rule::promoted_attr | Rule::from_kw => "`promoted from KIND`",
         Rule::or_from => "`or from`",
         Rule::lost_kw => "`lost`",
@@ -304,7 +311,9 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::reach
         | Rule::extinction
         | Rule::all_kw
+        | Rule::bare_end
         | Rule::by_kw => "an end condition",
+        Rule::held_kw => "`held`",
         Rule::material | Rule::material_item | Rule::none_kw | Rule::plus | Rule::same_colour => "a material pattern",
         Rule::outcome => "`wins`, `loses` or `draws`",
         Rule::remove_what
@@ -396,6 +405,8 @@ impl Lower {
             Rule::hand_decl => Decl::CapturesToHand(span),
             Rule::immobility_decl => Decl::Immobility(span),
             Rule::gating_decl => Decl::Gating(self.name(next()?)),
+            Rule::unmoved_decl => Decl::FenUnmoved(self.name(next()?)),
+            Rule::frozen_decl => Decl::FrozenInCheck(self.name(next()?)),
             Rule::facing_decl => Decl::FacingBreak(span),
             Rule::compulsory_decl => Decl::CapturesCompulsory(span),
             Rule::explode_decl => {
@@ -410,6 +421,9 @@ impl Lower {
             Rule::drop_decl => {
                 let piece = self.name(next()?);
                 let mut region = next()?;
+                if region.as_rule() == Rule::also_as {
+                    return Ok(Decl::DropAs { piece, kinds: it.map(|k| self.name(k)).collect() });
+                }
                 if region.as_rule() == Rule::drop_flag {
                     let mut flags = vec![region.as_str().to_string()];
                     flags.extend(it.map(|f| f.as_str().to_string()));
@@ -450,18 +464,23 @@ impl Lower {
                 Rule::moves_attr => {
                     let mut inner = attr.into_inner();
                     let betza = self.string(inner.next().ok_or_else(missing)?);
-                    match inner.next().and_then(|w| w.into_inner().nth(1)) {
-                        Some(region) => decl.more_moves.push(MoveGroup {
-                            betza,
-                            within: Some(self.name(region)),
-                            attack_only: false,
-                        }),
-                        None => decl.moves = Some(betza),
+                    let mut within = None;
+                    let mut calm = false;
+                    for q in inner {
+                        match q.as_rule() {
+                            Rule::calm_kw => calm = true,
+                            _ => within = q.into_inner().nth(1).map(|r| self.name(r)),
+                        }
+                    }
+                    if within.is_some() || calm {
+                        decl.more_moves.push(MoveGroup { betza, within, attack_only: false, calm });
+                    } else {
+                        decl.moves = Some(betza);
                     }
                 }
                 Rule::attacks_attr => {
                     let betza = self.string(attr.into_inner().nth(1).ok_or_else(missing)?);
-                    decl.more_moves.push(MoveGroup { betza, within: None, attack_only: true });
+                    decl.more_moves.push(MoveGroup { betza, within: None, attack_only: true, calm: false });
                 }
                 Rule::hops_attr => decl.hops_not_over.push(self.name(attr.into_inner().nth(1).ok_or_else(missing)?)),
                 Rule::spares_attr => decl.spares.push(self.name(attr.into_inner().nth(1).ok_or_else(missing)?)),
@@ -497,9 +516,11 @@ impl Lower {
         let mut hand = None;
         let mut leaving = false;
         let mut lost = false;
+        let mut on_capture = false;
         for p in it {
             match p.as_rule() {
                 Rule::optional_kw => optional = true,
+                Rule::on_capture_kw => on_capture = true,
                 Rule::or_from => leaving = true,
                 Rule::lost_kw => lost = true,
                 Rule::hand_choice => {
@@ -522,7 +543,7 @@ impl Lower {
         let choices = names.split_off(2.min(names.len()));
         let region = names.pop().unwrap_or_else(|| Spanned::new(String::new(), span));
         let piece = names.pop().unwrap_or_else(|| Spanned::new(String::new(), span));
-        Ok(PromoteDecl { piece, region, choices, optional, hand, leaving, lost })
+        Ok(PromoteDecl { piece, region, choices, optional, hand, leaving, lost, on_capture })
     }
 
     fn castle(&self, span: Span, it: pest::iterators::Pairs<Rule>) -> Result<CastleDecl, Diagnostic> {
@@ -554,10 +575,12 @@ impl Lower {
                 }
                 Rule::passes_end => cond = Some(EndCond::Passes),
                 Rule::facing_end => cond = Some(EndCond::Facing),
+                Rule::bare_end => cond = Some(EndCond::Bare),
                 Rule::reach => {
+                    let held = p.clone().into_inner().any(|i| i.as_rule() == Rule::held_kw);
                     let mut names = p.into_inner().filter(|i| i.as_rule() == Rule::ident).map(|i| self.name(i));
                     let region = names.next().ok_or_else(|| Diagnostic::new(span, "reach needs a region"))?;
-                    cond = Some(EndCond::Reach(region, names.collect()))
+                    cond = Some(EndCond::Reach(region, names.collect(), held))
                 }
                 Rule::extinction => {
                     let items: Vec<_> = p.into_inner().collect();
@@ -626,6 +649,7 @@ impl Lower {
                     "reach" => EndKind::Reach,
                     "extinction" => EndKind::Extinction,
                     "checks" => EndKind::Checks,
+                    "bare" => EndKind::Bare,
                     _ => EndKind::Insufficient,
                 };
                 RemoveDecl::End(kind, span)
