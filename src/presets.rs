@@ -76,6 +76,7 @@ const SHIPPED: &[(&str, &str)] = &[
     ("ai-wok", include_str!("../presets/ai-wok.preset")),
     ("shatar", include_str!("../presets/shatar.preset")),
     ("jesonmor", include_str!("../presets/jesonmor.preset")),
+    ("karouk", include_str!("../presets/karouk.preset")),
 ];
 
 /// Names of the shipped presets.
