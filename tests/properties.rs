@@ -6,9 +6,9 @@
 
 use herald::engine::fen;
 use herald::engine::notation;
-use herald::engine::turngen;
 use herald::engine::{Position, Side};
 use herald::game::Game;
+use herald::play::turngen;
 use herald::preset::Preset;
 use std::sync::Arc;
 

@@ -1,20 +1,19 @@
-//! The engine: board, compiled movement, positions, move generation, notation, FEN, results, perft.
+//! The engine: the board vocabulary (board, sides, hashing keys, Betza, compiled movement) and the
+//! position layer (positions, move generation, legality, turns, notation, static results, FEN).
 
 pub mod betza;
 pub mod board;
 mod facing;
 pub mod fen;
-mod legal;
+pub mod legal;
 pub mod movegen;
 pub mod movement;
 pub mod notation;
-pub mod perft;
 pub mod position;
 pub mod rules;
 pub mod sanity;
 pub mod side;
 pub mod turn;
-pub mod turngen;
 pub mod zobrist;
 
 pub use board::Sq;

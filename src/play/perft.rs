@@ -1,8 +1,8 @@
 //! Perft: count the leaves of the legal-turn tree, with bulk counting at the last ply.
 
-use super::position::{Move, Position};
-use super::turn::format_turn;
 use super::turngen::{count_turns, for_each_turn, legal_turns};
+use crate::engine::position::{Move, Position};
+use crate::engine::turn::format_turn;
 use crate::preset::Preset;
 use crate::script::ScriptError;
 

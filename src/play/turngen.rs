@@ -1,11 +1,11 @@
 //! Legal turns of scripted presets: every sequence of parts the turn structure and the hooks allow.
 //! Generation and play share one path, so a turn that was listed plays exactly as it was judged.
 
-use super::board::{Sq, cell};
-use super::legal::Pins;
-use super::position::Position;
-use super::side::Side;
-use super::turn::{Turn, TurnPart, apply_raw};
+use crate::engine::board::{Sq, cell};
+use crate::engine::legal::Pins;
+use crate::engine::position::Position;
+use crate::engine::side::Side;
+use crate::engine::turn::{Turn, TurnPart, apply_raw};
 use crate::preset::Preset;
 use crate::script::builtins::move_part;
 use crate::script::hooks::{self, Call};
@@ -450,7 +450,7 @@ impl<'a> Gen<'a> {
                 if matches!(c, TurnPart::Move(_)) {
                     return Ok(Some(NOT_LISTED.into()));
                 }
-                let text = super::turn::part_text(preset, pos, c);
+                let text = crate::engine::turn::part_text(preset, pos, c);
                 return Ok(Some(format!("{text} is not an allowed {} here", part_value(preset, pos, c).kind.word())));
             }
             typed.next();
@@ -462,7 +462,7 @@ impl<'a> Gen<'a> {
             }
         }
         if let Some(extra) = typed.next() {
-            let text = super::turn::part_text(preset, pos, extra);
+            let text = crate::engine::turn::part_text(preset, pos, extra);
             return Ok(Some(format!("{text} does not fit: this preset's turn has no such part there")));
         }
         self.end(pos)

@@ -241,7 +241,7 @@ impl Repl {
     fn perft(&mut self, arg: &str) -> Result<String, String> {
         let mut words = arg.split_whitespace();
         let depth: usize = words.next().and_then(|d| d.parse().ok()).ok_or("perft takes a depth, e.g. `perft 4`")?;
-        let most = crate::engine::perft::MAX_DEPTH;
+        let most = crate::play::perft::MAX_DEPTH;
         if depth > most {
             return Err(format!("perft depth {depth} is too deep; the limit is {most}"));
         }

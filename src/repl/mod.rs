@@ -8,8 +8,8 @@ pub mod terminal;
 
 use crate::check;
 use crate::display;
-use crate::engine::perft;
 use crate::game::Game;
+use crate::play::perft;
 pub use draw::Style;
 use std::sync::Arc;
 pub use terminal::{history_path, run};

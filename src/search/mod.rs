@@ -154,7 +154,7 @@ impl Searcher {
     /// Every legal turn with its score from a search `depth` plies deep (for varied openings).
     pub fn root_scores(&mut self, p: &Preset, pos: &mut Position, depth: u32) -> Result<Vec<(Turn, i32)>, SearchError> {
         let script = |e: crate::script::ScriptError| SearchError::Script(e.render(p));
-        let turns = crate::engine::turngen::legal_turns(pos, p).map_err(script)?;
+        let turns = crate::play::turngen::legal_turns(pos, p).map_err(script)?;
         let mut ev = Evaluator::new(p);
         self.core.begin(&Limits::default());
         let mut out = Vec::new();
