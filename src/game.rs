@@ -1,11 +1,11 @@
 //! A game in progress: a preset, its position, and the turns played, with clear errors that change nothing.
 
 use crate::engine::board::cell;
-use crate::engine::fen;
 use crate::engine::notation::{self, NotationError, Part, Typed};
 use crate::engine::position::mflag;
 use crate::engine::turn::{self, Turn, TurnPart};
 use crate::engine::{GameOver, Position, Side};
+use crate::play::fen;
 use crate::play::turngen::{self, PlayError};
 use crate::preset::Preset;
 use crate::script::ScriptError;
@@ -127,7 +127,7 @@ impl Game {
             return Ok(Some(d.clone()));
         }
         let preset = Arc::clone(&self.preset);
-        match self.pos.terminal(&preset) {
+        match crate::play::end::terminal(&mut self.pos, &preset) {
             Ok(Some(r)) => return Ok(Some(r)),
             Ok(None) => {}
             Err(e) => return Err(self.script_error(e)),

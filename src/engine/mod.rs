@@ -5,6 +5,7 @@ pub mod betza;
 pub mod board;
 mod facing;
 pub mod fen;
+pub mod gameover;
 pub mod legal;
 pub mod movegen;
 pub mod movement;
@@ -17,6 +18,6 @@ pub mod turn;
 pub mod zobrist;
 
 pub use board::Sq;
+pub use gameover::GameOver;
 pub use position::{Move, Position};
-pub use rules::GameOver;
 pub use side::{BySide, Side};

@@ -1,6 +1,7 @@
 //! The REPL's commands: a table from names to functions, one function per command.
 
-use super::{Repl, draw, record};
+use super::session::Repl;
+use super::{draw, record};
 use crate::check;
 use crate::game::Game;
 
@@ -197,7 +198,7 @@ impl Repl {
         if arg.is_empty() {
             return Err(format!("load takes a preset: {} or a path", crate::presets::NAMES.join(", ")));
         }
-        let preset = super::load(arg).map_err(|e| super::load_error_line(&e))?;
+        let preset = super::report::load(arg).map_err(|e| super::report::load_error_line(&e))?;
         // Another preset starts from its own defaults: no seed is carried over from this game.
         let g = Game::new(preset, None, None).map_err(|e| e.to_string())?;
         self.replace(g);
@@ -252,7 +253,7 @@ impl Repl {
                 _ => return Err(format!("perft takes a depth and `--divide`, not `{w}`")),
             }
         }
-        super::perft_report(&mut self.game, depth, divide)
+        super::report::perft_report(&mut self.game, depth, divide)
     }
 
     fn history(&mut self, _: &str) -> Result<String, String> {
