@@ -15,6 +15,7 @@ pub mod rules;
 pub mod sanity;
 pub mod side;
 pub mod turn;
+pub mod typed;
 pub mod zobrist;
 
 pub use board::Sq;

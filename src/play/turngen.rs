@@ -106,8 +106,19 @@ pub fn count_turns(pos: &mut Position, preset: &Preset) -> Result<u64, ScriptErr
     r.map(|()| visited + g.counted)
 }
 
+thread_local! {
+    static GENERATED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times [`legal_turns`] ran on this thread: a statistic for tests that a command
+/// generates a position's turns once.
+pub fn generations() -> u64 {
+    GENERATED.get()
+}
+
 /// Every legal turn of the side to move.
 pub fn legal_turns(pos: &mut Position, preset: &Preset) -> Result<Vec<Turn>, ScriptError> {
+    GENERATED.set(GENERATED.get() + 1);
     if !preset.script.active {
         let mut moves = Vec::new();
         pos.legal_moves(preset, &mut moves);

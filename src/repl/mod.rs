@@ -9,6 +9,7 @@ pub mod terminal;
 mod report;
 mod session;
 
+use crate::engine::notation::{self, Typed};
 pub use draw::Style;
 pub use report::{load, load_error_line, perft_report, perft_report_threads, perft_report_with, status};
 pub use session::Repl;
@@ -23,13 +24,15 @@ impl Repl {
         }
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         // `n g8-f6` and `q d8-d5` are Black's moves in full notation, not `new` and `quit`.
-        let a_move = !rest.is_empty()
-            && word.len() == 1
-            && matches!(crate::engine::notation::read(line), Ok(crate::engine::notation::Typed::Full(_)));
-        if let Some(c) = commands::find(word).filter(|_| !a_move) {
+        let read = (!rest.is_empty() && word.len() == 1).then(|| notation::read(line));
+        let typed = match read {
+            Some(Ok(t @ Typed::Full(_))) => Some(t),
+            _ => None,
+        };
+        if let Some(c) = commands::find(word).filter(|_| typed.is_none()) {
             return self.command(c, rest.trim());
         }
-        match self.play(line) {
+        match self.play_read(line, typed) {
             Ok(text) => {
                 self.redo.clear();
                 // The computer answers when it plays the side now to move (`auto`).
@@ -69,7 +72,16 @@ impl Repl {
 
     /// Play one turn and describe it: the numbered turn, check, what was said, the result; with `trace on`, the hooks.
     pub fn play(&mut self, line: &str) -> Result<String, String> {
-        let text = self.game.play(line).map_err(|e| e.to_string());
+        self.play_read(line, None)
+    }
+
+    /// [`Repl::play`] of a line already read, if it was: it is not read again.
+    fn play_read(&mut self, line: &str, typed: Option<Typed>) -> Result<String, String> {
+        let text = match typed {
+            Some(t) => self.game.play_typed(line, t),
+            None => self.game.play(line),
+        };
+        let text = text.map_err(|e| e.to_string());
         let trace = self.trace_lines();
         let text = text?;
         let n = self.game.played.len();
