@@ -270,7 +270,9 @@ impl Game {
         if let Some(seg) = unreadable {
             return Err(NotationError::Unreadable(seg).into());
         }
-        Ok((Typed::Full(parts), Some(written.join("; "))))
+        // The text as typed when no short part was written out.
+        let expanded = written.iter().ne(text.split(';').map(str::trim)).then(|| written.join("; "));
+        Ok((Typed::Full(parts), expanded))
     }
 
     /// Find the one legal turn a typed turn names, or explain why there is none.
