@@ -1,12 +1,13 @@
 //! AST to a loaded [`Preset`]: resolve `extends`, names, labels, squares; collect every error at once.
 
 use crate::diag::{Diagnostic, Sources};
+pub use crate::diag::{edit_distance, suggest};
 use crate::engine::betza::{self, BetzaMove};
 use crate::engine::board::{Geometry, MAX_FILES, MAX_RANKS, Sq, cell};
-use crate::engine::fen;
 use crate::engine::movement;
 use crate::engine::side::{BySide, Side};
 use crate::engine::zobrist::Zobrist;
+use crate::play::fen;
 use crate::preset::{Castle, EndRule, Kind, MaterialPattern as Pattern, Preset, Promotion};
 use crate::script::compile::{Compiler, Decls};
 use crate::syntax::ast::*;
@@ -1198,27 +1199,4 @@ fn mobility(preset: &Preset) -> Vec<Vec<bool>> {
 
 fn stem(path: &str) -> String {
     Path::new(path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| path.to_string())
-}
-
-/// ", did you mean `X`?" for the closest known name, if it is close.
-pub fn suggest(name: &str, known: Vec<&String>) -> String {
-    let best =
-        known.into_iter().map(|k| (edit_distance(&name.to_lowercase(), &k.to_lowercase()), k)).min_by_key(|x| x.0);
-    match best {
-        Some((d, k)) if d <= 2.max(name.len() / 3) && d > 0 => format!("; did you mean `{k}`?"),
-        _ => String::new(),
-    }
-}
-
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, &cb) in b.iter().enumerate() {
-            cur.push((prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }

@@ -1,6 +1,6 @@
 //! Diagnostics: errors that point into a source file, rendered as `path:line:col: error: message`.
 
-use crate::syntax::{SourceId, Span};
+use crate::syntax::span::{SourceId, Span};
 use std::fmt::Write as _;
 
 /// One loaded source file.
@@ -91,4 +91,27 @@ impl Diagnostic {
     pub fn new(span: Span, message: impl Into<String>) -> Self {
         Diagnostic { span, message: message.into() }
     }
+}
+
+/// ", did you mean `X`?" for the closest known name, if it is close.
+pub fn suggest(name: &str, known: Vec<&String>) -> String {
+    let best =
+        known.into_iter().map(|k| (edit_distance(&name.to_lowercase(), &k.to_lowercase()), k)).min_by_key(|x| x.0);
+    match best {
+        Some((d, k)) if d <= 2.max(name.len() / 3) && d > 0 => format!("; did you mean `{k}`?"),
+        _ => String::new(),
+    }
+}
+
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            cur.push((prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }

@@ -90,7 +90,7 @@ pub fn preset(data: &[u8]) {
 
 /// The FEN parser on every shipped preset: a FEN that parses writes back to a fixed point.
 pub fn fen(data: &[u8]) {
-    use crate::engine::fen;
+    use crate::play::fen;
     let Some((&pick, rest)) = data.split_first() else { return };
     crate::stack::run(|| {
         let presets = shipped();

@@ -1,12 +1,13 @@
 //! A game in progress: a preset, its position, and the turns played, with clear errors that change nothing.
 
 use crate::engine::board::cell;
-use crate::engine::fen;
 use crate::engine::notation::{self, NotationError, Part, Typed};
 use crate::engine::position::mflag;
 use crate::engine::turn::{self, Turn, TurnPart};
-use crate::engine::turngen::{self, PlayError};
+use crate::engine::typed::TypedTurn;
 use crate::engine::{GameOver, Position, Side};
+use crate::play::fen;
+use crate::play::turngen::{self, PlayError};
 use crate::preset::Preset;
 use crate::script::ScriptError;
 use crate::setup::{self, SetupError};
@@ -68,6 +69,19 @@ pub struct Game {
     pub played: Vec<Played>,
     /// A result declared by a turn (resignation), beside those the rules find.
     pub declared: Option<GameOver>,
+    /// The current position's legal turns and result, computed once: a command that needs them
+    /// again (the result after a turn, then resolving the next one) reuses them.
+    known: Option<Known>,
+}
+
+/// What is known of one position, keyed by its hash and ply (`pos` is public and may be changed
+/// behind the game's back; a turn played or taken back through the game forgets it at once).
+#[derive(Clone, Debug)]
+struct Known {
+    key: (u64, usize),
+    /// Each `None` until asked for.
+    turns: Option<Arc<[Turn]>>,
+    result: Option<Option<GameOver>>,
 }
 
 impl Game {
@@ -85,7 +99,7 @@ impl Game {
             None
         };
         let pos = fen::parse(&preset, &start)?;
-        Ok(Game { preset, pos, start_fen: start, seed, played: Vec::new(), declared: None })
+        Ok(Game { preset, pos, start_fen: start, seed, played: Vec::new(), declared: None, known: None })
     }
 
     /// The seed this game's setup was drawn from, when the preset draws its setups.
@@ -102,11 +116,27 @@ impl Game {
         if self.result()?.is_some() {
             return Ok(Vec::new());
         }
-        self.turns()
+        Ok(self.turns()?.to_vec())
     }
 
-    fn turns(&mut self) -> Result<Vec<Turn>, MoveError> {
-        turngen::legal_turns(&mut self.pos, &self.preset).map_err(|e| self.script_error(e))
+    /// The legal turns of the position (even when a rule has ended the game), generated once.
+    fn turns(&mut self) -> Result<Arc<[Turn]>, MoveError> {
+        if let Some(t) = &self.known().turns {
+            return Ok(t.clone());
+        }
+        let turns: Arc<[Turn]> =
+            turngen::legal_turns(&mut self.pos, &self.preset).map_err(|e| self.script_error(e))?.into();
+        self.known().turns = Some(turns.clone());
+        Ok(turns)
+    }
+
+    /// What is known of the current position (nothing, if it changed since).
+    fn known(&mut self) -> &mut Known {
+        let key = (self.pos.hash, self.pos.history.len());
+        if self.known.as_ref().is_none_or(|k| k.key != key) {
+            self.known = None;
+        }
+        self.known.get_or_insert(Known { key, turns: None, result: None })
     }
 
     pub fn text(&self, t: &Turn) -> String {
@@ -126,14 +156,20 @@ impl Game {
         if let Some(d) = &self.declared {
             return Ok(Some(d.clone()));
         }
-        let preset = Arc::clone(&self.preset);
-        match self.pos.terminal(&preset) {
-            Ok(Some(r)) => return Ok(Some(r)),
-            Ok(None) => {}
-            Err(e) => return Err(self.script_error(e)),
+        if let Some(r) = &self.known().result {
+            return Ok(r.clone());
         }
-        let has = !self.turns()?.is_empty();
-        Ok(self.pos.result(&self.preset, has))
+        let preset = Arc::clone(&self.preset);
+        let result = match crate::play::end::terminal(&mut self.pos, &preset) {
+            Ok(Some(r)) => Some(r),
+            Ok(None) => {
+                let has = !self.turns()?.is_empty();
+                self.pos.result(&self.preset, has)
+            }
+            Err(e) => return Err(self.script_error(e)),
+        };
+        self.known().result = Some(result.clone());
+        Ok(result)
     }
 
     pub fn result_text(&mut self) -> Result<String, MoveError> {
@@ -151,9 +187,12 @@ impl Game {
 
     /// Play a typed turn; on any error the position is unchanged.
     pub fn play(&mut self, text: &str) -> Result<String, MoveError> {
-        let expanded = self.expand_short_parts(text)?;
-        let text = expanded.as_str();
-        let typed = notation::read(text)?;
+        let (typed, expanded) = self.read(text)?;
+        self.play_typed(expanded.as_deref().unwrap_or(text), typed)
+    }
+
+    /// Play a turn already read (`text` is what error messages quote); the text is not read again.
+    pub fn play_typed(&mut self, text: &str, typed: Typed) -> Result<String, MoveError> {
         if let Typed::Full(parts) = &typed
             && let [notation::Part::Claim(c)] = parts.as_slice()
         {
@@ -179,18 +218,32 @@ impl Game {
         Ok(shown)
     }
 
-    /// A turn of several parts may write its move in short notation (`Axd5; q*a8`): each such part
-    /// is replaced by the full notation of the one move of the legal turns it names.
-    fn expand_short_parts(&mut self, text: &str) -> Result<String, MoveError> {
+    /// Read a typed turn, each part once. A turn of several parts may write its move in short
+    /// notation (`Axd5; q*a8`): such a part becomes the canonical parts of the one move of the legal
+    /// turns it names; the text with it written out is given too, for error messages.
+    fn read(&mut self, text: &str) -> Result<(Typed, Option<String>), MoveError> {
         if !text.contains(';') {
-            return Ok(text.to_string());
+            return Ok((notation::read(text)?, None));
         }
-        let mut out = Vec::new();
+        let mut parts = Vec::new();
+        let mut written = Vec::new();
+        // A part that is neither is reported after the short parts are resolved, as when the
+        // written-out text was read as a whole.
+        let mut unreadable = None;
         let mut moves: Option<Vec<crate::engine::Move>> = None;
         for seg in text.split(';').map(str::trim) {
-            let Ok(Typed::Short(s)) = notation::read(seg) else {
-                out.push(seg.to_string());
-                continue;
+            let s = match notation::read(seg) {
+                Ok(Typed::Short(s)) => s,
+                Ok(Typed::Full(p)) if !matches!(p.as_slice(), [notation::Part::Claim(_)]) => {
+                    parts.extend(p);
+                    written.push(seg.to_string());
+                    continue;
+                }
+                _ => {
+                    unreadable.get_or_insert_with(|| seg.to_string());
+                    written.push(seg.to_string());
+                    continue;
+                }
             };
             if moves.is_none() {
                 let mut all: Vec<_> = self.turns()?.iter().flat_map(|t| t.moves().collect::<Vec<_>>()).collect();
@@ -200,7 +253,11 @@ impl Game {
             }
             let found = notation::match_short(&self.preset, &self.pos, &s, moves.as_deref().unwrap_or_default());
             match found.as_slice() {
-                [m] => out.push(self.text(&Turn::single(*m))),
+                [m] => {
+                    let canon = notation::canonical_parts(&self.preset, &self.pos, *m);
+                    written.push(canon.iter().map(notation::part_text).collect::<Vec<_>>().join("; "));
+                    parts.extend(canon);
+                }
                 [] => return Err(self.explain_short(&s).unwrap_or_else(|| MoveError::Illegal(s.clone()))),
                 several => {
                     let mut options: Vec<String> =
@@ -210,7 +267,12 @@ impl Game {
                 }
             }
         }
-        Ok(out.join("; "))
+        if let Some(seg) = unreadable {
+            return Err(NotationError::Unreadable(seg).into());
+        }
+        // The text as typed when no short part was written out.
+        let expanded = written.iter().ne(text.split(';').map(str::trim)).then(|| written.join("; "));
+        Ok((Typed::Full(parts), expanded))
     }
 
     /// Find the one legal turn a typed turn names, or explain why there is none.
@@ -265,13 +327,14 @@ impl Game {
             .collect()
     }
 
-    /// Legal turns that typed parts name: exact matches, else those they begin (forced parts left out).
+    /// Legal turns that typed parts name: exact matches, else those they begin (forced parts left
+    /// out). Matched structurally: no legal turn is written out.
     fn match_full(&self, typed: &[Part], legal: &[Turn]) -> Vec<Turn> {
+        let Some(typed) = TypedTurn::resolve(&self.preset, typed) else { return Vec::new() };
         let mut exact = Vec::new();
         let mut prefix = Vec::new();
         for t in legal {
-            let canon = turn::canonical_parts(&self.preset, &self.pos, t);
-            match notation::parts_match(typed, &canon) {
+            match typed.matches(&self.preset, &self.pos, t) {
                 Some(true) => exact.push(*t),
                 Some(false) => prefix.push(*t),
                 None => {}

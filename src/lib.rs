@@ -22,6 +22,7 @@ pub mod files;
 pub mod fuzzing;
 pub mod game;
 pub mod games;
+pub mod play;
 pub mod preset;
 pub mod presets;
 pub mod repl;

@@ -214,11 +214,8 @@ fn show(p: &Position) -> Result<(), Fail> {
 }
 
 fn perft(p: &Position, depth: usize, divide: bool, bulk: bool, threads: u16, no_draws: bool) -> Result<(), Fail> {
-    if depth > herald::engine::perft::MAX_DEPTH {
-        return Err(Fail(format!(
-            "perft depth {depth} is too deep; the limit is {}",
-            herald::engine::perft::MAX_DEPTH
-        )));
+    if depth > herald::play::perft::MAX_DEPTH {
+        return Err(Fail(format!("perft depth {depth} is too deep; the limit is {}", herald::play::perft::MAX_DEPTH)));
     }
     let mut game = reach(p)?;
     if no_draws {

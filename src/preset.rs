@@ -240,3 +240,15 @@ impl Preset {
         cell::is_piece(c) && self.kinds[cell::kind(c)].royal
     }
 }
+
+impl crate::script::value::Names for Preset {
+    fn square_name(&self, sq: Sq) -> String {
+        self.geo.name(sq)
+    }
+    fn kind_name(&self, kind: usize) -> &str {
+        &self.kinds[kind].name
+    }
+    fn label(&self, code: u8) -> &str {
+        self.label_of(code)
+    }
+}

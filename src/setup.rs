@@ -1,6 +1,6 @@
 //! The start position of a new game: the preset's setup, or one its `on setup` hook draws from a seed.
 
-use crate::engine::fen::{self, FenError};
+use crate::play::fen::{self, FenError};
 use crate::preset::Preset;
 use crate::rng::Rng;
 use crate::script::hooks;

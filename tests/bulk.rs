@@ -1,7 +1,7 @@
 //! Bulk counting of scripted presets skips what cannot refuse a turn: it must count what playing counts.
 
-use herald::engine::perft::try_perft;
 use herald::game::Game;
+use herald::play::perft::try_perft;
 use herald::syntax::script::PartKind;
 use std::sync::Arc;
 

@@ -124,7 +124,7 @@ fn nested_braces_in_a_fen_state_parse_in_linear_time() {
     // Found by the `fen` fuzz target: 20 open braces took seconds, each one doubling the time.
     let preset = herald::check::load("maidens").expect("maidens loads");
     let fen = format!("4k3/8/8/8/8/8/8/4K3 w - - 0 1 {{huffable={}---f{{{{,c4}}}}", "{".repeat(60));
-    within(Duration::from_secs(2), || herald::engine::fen::parse(&preset, &fen)).expect_err("unbalanced braces");
+    within(Duration::from_secs(2), || herald::play::fen::parse(&preset, &fen)).expect_err("unbalanced braces");
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn a_syntax_error_at_a_multibyte_space_is_reported() {
     assert!(e.starts_with("hostile.preset:2:1: error: expected") && e.ends_with("found `\u{85}`"), "{e}");
     let preset = herald::check::load("maidens").expect("maidens loads");
     let fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1 {huffable=\u{85}}";
-    let e = herald::engine::fen::parse(&preset, fen).expect_err("no value");
+    let e = herald::play::fen::parse(&preset, fen).expect_err("no value");
     assert!(e.to_string().contains("expected"), "{e}");
 }
 
@@ -150,13 +150,13 @@ fn a_board_too_large_states_the_limit() {
 fn a_fen_of_megabytes_is_refused_at_once() {
     let preset = herald::check::load("chess").expect("chess loads");
     let huge = "8/".repeat(1_000_000);
-    let e = within(Duration::from_millis(500), || herald::engine::fen::parse(&preset, &huge)).expect_err("too long");
+    let e = within(Duration::from_millis(500), || herald::play::fen::parse(&preset, &huge)).expect_err("too long");
     assert_eq!(e.to_string(), "the FEN is 2000000 bytes long; the limit is 65536");
     // Just under the limit: many ranks, rejected quickly too.
     let long = format!("{}8 w", "8/".repeat(30_000));
-    within(Duration::from_millis(500), || herald::engine::fen::parse(&preset, &long)).expect_err("too many ranks");
+    within(Duration::from_millis(500), || herald::play::fen::parse(&preset, &long)).expect_err("too many ranks");
     let state = format!("8/8/8/8/8/8/8/8 w - - 0 1 {{{}}}", "x=1,".repeat(10_000));
-    within(Duration::from_millis(500), || herald::engine::fen::parse(&preset, &state)).expect_err("no such state");
+    within(Duration::from_millis(500), || herald::play::fen::parse(&preset, &state)).expect_err("no such state");
 }
 
 #[test]

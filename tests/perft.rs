@@ -1,7 +1,7 @@
 //! Exact perft counts from the table in tests/perft.txt; deep entries run in release builds only.
 
-use herald::engine::perft::try_perft;
 use herald::game::Game;
+use herald::play::perft::try_perft;
 use std::sync::Arc;
 
 struct Entry {

@@ -4,11 +4,11 @@
 //! end consistently, `herald moves` lists the legal turns; mutated presets, FENs and move texts never
 //! panic and, when refused, change nothing.
 
-use herald::engine::fen;
 use herald::engine::notation;
-use herald::engine::turngen;
 use herald::engine::{Position, Side};
 use herald::game::Game;
+use herald::play::fen;
+use herald::play::turngen;
 use herald::preset::Preset;
 use std::sync::Arc;
 

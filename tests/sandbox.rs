@@ -150,8 +150,8 @@ fn two_atoms_reaching_one_square_list_the_move_once_and_it_plays() {
         let (p, plain) = (preset(rook), preset(same));
         for depth in 1..=3 {
             let count = |p: &std::sync::Arc<herald::preset::Preset>| {
-                let mut pos = herald::engine::fen::parse(p, fen).expect("fen");
-                herald::engine::perft::try_perft(&mut pos, p, depth, true).expect("counts")
+                let mut pos = herald::play::fen::parse(p, fen).expect("fen");
+                herald::play::perft::try_perft(&mut pos, p, depth, true).expect("counts")
             };
             assert_eq!(count(&p), count(&plain), "{rook} perft {depth}");
         }

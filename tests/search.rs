@@ -1,8 +1,8 @@
 //! The computer player: it finds mates and material, plays by every preset's rules, and self-play
 //! of every shipped preset only ever plays legal turns.
 
-use herald::engine::turngen::legal_turns;
 use herald::game::Game;
+use herald::play::turngen::legal_turns;
 use herald::search::selfplay::{self, Options, Summary};
 use herald::search::{Limits, MATE_BOUND, Searcher, best_turn, eval, repl_cmds};
 use std::sync::Arc;

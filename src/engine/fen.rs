@@ -143,8 +143,13 @@ fn piece_code(preset: &Preset, label: &str) -> Option<u8> {
     preset.kind_by_label(label).map(|(k, s)| cell::piece(k, s))
 }
 
-/// Parse a whole extended FEN into a position of this preset.
-pub fn parse(preset: &Preset, fen: &str) -> Result<Position, FenError> {
+/// Reads the state field (`{name=value,...}`, braces included) into the position's state
+/// variables. Its values are script literals, so the reader comes from the play layer
+/// (`play::fen::parse`); this layer only splits the field off.
+pub type StateReader<'a> = &'a dyn Fn(&Preset, &str, &mut Position) -> Result<(), FenError>;
+
+/// Parse a whole extended FEN into a position of this preset, the state field with `read_state`.
+pub fn parse_with(preset: &Preset, fen: &str, read_state: StateReader) -> Result<Position, FenError> {
     if fen.len() > MAX_FEN_BYTES {
         return Err(FenError::TooLong(fen.len()));
     }
@@ -203,31 +208,6 @@ fn checks(preset: &Preset, field: &str) -> Result<[u8; 2], FenError> {
         }
     };
     Ok([read(w)?, read(b)?])
-}
-
-/// `{name=value,...}`: values of `state` variables, written as script literals.
-fn read_state(preset: &Preset, text: &str, pos: &mut Position) -> Result<(), FenError> {
-    use crate::script::compile::Compiler;
-    let mut sources = crate::diag::Sources::default();
-    let src = sources.add("state", text);
-    let bindings =
-        crate::syntax::parse_script::parse_fen_state(src, text).map_err(|d| FenError::BadState(d.message))?;
-    for (name, expr) in bindings {
-        let Some(i) = preset.script.global(&name.node).filter(|&i| preset.script.globals[i].state) else {
-            let names: Vec<&String> = preset.script.globals.iter().filter(|g| g.state).map(|g| &g.name).collect();
-            let hint = crate::check::suggest(&name.node, names);
-            return Err(FenError::BadState(format!("this preset has no state variable `{}`{hint}", name.node)));
-        };
-        let mut c = Compiler::new(&preset.kinds, &preset.geo);
-        let code = c.expr_alone(&expr);
-        if let Some(d) = c.diags.first() {
-            return Err(FenError::BadState(format!("{}: {}", name.node, d.message)));
-        }
-        let v = crate::script::hooks::constant(preset, &code)
-            .map_err(|e| FenError::BadState(format!("{}: {}", name.node, e.message)))?;
-        pos.state[i] = v;
-    }
-    Ok(())
 }
 
 /// The `{name=value,...}` field: the state variables that differ from their initial values.

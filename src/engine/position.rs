@@ -1,9 +1,8 @@
 //! A position: the mailbox, side to move, en passant, clocks, hash; make/unmake without allocation.
 
 use super::board::{Sq, cell};
-use super::rules::GameOver;
+use super::gameover::GameOver;
 use super::side::{BySide, Side};
-use super::turn::TurnPart;
 use super::zobrist::Zobrist;
 use crate::preset::Preset;
 use crate::script::{PartVal, Value};
@@ -149,13 +148,8 @@ pub struct Position {
     /// The legal moves last generated for a turn part, and the position they belong to.
     moves_cache: Vec<Move>,
     cache_key: Option<(u64, u32)>,
-    /// Emptied candidate lists of scripted turn parts, kept for the next part: the turn generator
-    /// needs one per part at every node, and allocating each was a tenth of its time.
-    spare_parts: Vec<Vec<TurnPart>>,
     /// Hashes of the positions before each move made, oldest first.
     pub history: Vec<u64>,
-    /// The script interpreter's buffers, kept from one hook run to the next.
-    pub scratch: crate::script::interp::Scratch,
 }
 
 impl Position {
@@ -211,9 +205,7 @@ impl Position {
             undos: Vec::with_capacity(256),
             moves_cache: Vec::new(),
             cache_key: None,
-            spare_parts: Vec::new(),
             history: Vec::with_capacity(256),
-            scratch: Default::default(),
         }
     }
 
@@ -442,19 +434,6 @@ impl Position {
         match self.log_turns.last() {
             Some(&start) if self.in_turn => &self.log[start as usize..],
             _ => &[],
-        }
-    }
-
-    /// An empty list for a turn part's candidates, from those given back.
-    pub fn take_parts_buffer(&mut self) -> Vec<TurnPart> {
-        self.spare_parts.pop().unwrap_or_else(|| Vec::with_capacity(64))
-    }
-
-    /// Give a candidate list back for reuse.
-    pub fn give_parts_buffer(&mut self, mut buf: Vec<TurnPart>) {
-        if self.spare_parts.len() < 16 {
-            buf.clear();
-            self.spare_parts.push(buf);
         }
     }
 

@@ -5,24 +5,8 @@ use super::position::Position;
 use super::side::Side;
 use crate::preset::{EndRule, MaterialPattern, Preset};
 use crate::syntax::ast::Outcome;
-use std::fmt;
 
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameOver {
-    /// `None` for a draw.
-    pub winner: Option<Side>,
-    pub reason: String,
-}
-
-impl fmt::Display for GameOver {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.winner {
-            Some(s) => write!(f, "{s} wins ({})", self.reason),
-            None => write!(f, "draw ({})", self.reason),
-        }
-    }
-}
+pub use super::gameover::GameOver;
 
 fn outcome(o: Outcome, mover: Side, reason: &str) -> GameOver {
     let winner = match o {
@@ -52,17 +36,6 @@ impl Position {
         // A side that cannot move and has no rule for it loses, so that a game always ends.
         let reason = if checked { "checkmate" } else { "no legal move" };
         GameOver { winner: Some(self.side.other()), reason: reason.into() }
-    }
-
-    /// A result that needs no move generation: declared by a script, `on game_end`, or a static rule.
-    pub fn terminal(&mut self, preset: &Preset) -> Result<Option<GameOver>, crate::script::ScriptError> {
-        if let Some(o) = &self.over {
-            return Ok(Some((**o).clone()));
-        }
-        if let Some(r) = crate::script::hooks::game_end(preset, self)? {
-            return Ok(Some(r));
-        }
-        Ok(self.static_result(preset))
     }
 
     /// Results that do not depend on the legal moves: repetition, move limit, insufficient material.

@@ -5,7 +5,7 @@ use super::board::{Sq, cell};
 use super::notation::{self, Part};
 use super::position::{Move, Position};
 use crate::preset::Preset;
-use crate::script::compile::MAX_PARTS;
+use crate::script::ir::MAX_PARTS;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TurnPart {

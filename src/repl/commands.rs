@@ -1,6 +1,7 @@
 //! The REPL's commands: a table from names to functions, one function per command.
 
-use super::{Repl, draw, record};
+use super::session::Repl;
+use super::{draw, record};
 use crate::check;
 use crate::game::Game;
 
@@ -197,7 +198,7 @@ impl Repl {
         if arg.is_empty() {
             return Err(format!("load takes a preset: {} or a path", crate::presets::NAMES.join(", ")));
         }
-        let preset = super::load(arg).map_err(|e| super::load_error_line(&e))?;
+        let preset = super::report::load(arg).map_err(|e| super::report::load_error_line(&e))?;
         // Another preset starts from its own defaults: no seed is carried over from this game.
         let g = Game::new(preset, None, None).map_err(|e| e.to_string())?;
         self.replace(g);
@@ -241,7 +242,7 @@ impl Repl {
     fn perft(&mut self, arg: &str) -> Result<String, String> {
         let mut words = arg.split_whitespace();
         let depth: usize = words.next().and_then(|d| d.parse().ok()).ok_or("perft takes a depth, e.g. `perft 4`")?;
-        let most = crate::engine::perft::MAX_DEPTH;
+        let most = crate::play::perft::MAX_DEPTH;
         if depth > most {
             return Err(format!("perft depth {depth} is too deep; the limit is {most}"));
         }
@@ -252,7 +253,7 @@ impl Repl {
                 _ => return Err(format!("perft takes a depth and `--divide`, not `{w}`")),
             }
         }
-        super::perft_report(&mut self.game, depth, divide)
+        super::report::perft_report(&mut self.game, depth, divide)
     }
 
     fn history(&mut self, _: &str) -> Result<String, String> {

@@ -22,7 +22,7 @@ fn turns(n: usize) -> String {
 /// `1. P e2-e4 p e7-e5`, `2. N g1-f3`: one line per move number, as the FEN counts them
 /// (`1... p e7-e5` when the game began with Black to move).
 pub fn numbered(game: &Game) -> Vec<String> {
-    let (mut number, mut side) = match crate::engine::fen::parse(&game.preset, &game.start_fen) {
+    let (mut number, mut side) = match crate::play::fen::parse(&game.preset, &game.start_fen) {
         Ok(p) => (p.fullmove, p.side),
         Err(_) => (1, crate::engine::Side::White),
     };
@@ -61,7 +61,8 @@ fn replay(game: &mut Game, texts: &[String]) -> Option<(usize, String, String)> 
 /// Re-read the preset from where it came and replay the game on it, stopping at a turn no longer legal;
 /// the turns not replayed are returned too, in the order they were played.
 pub fn reload(game: &Game) -> Result<(Game, String, Vec<String>), String> {
-    let preset = super::load(reload_spec(&game.preset.origin)).map_err(|e| super::load_error_line(&e))?;
+    let preset =
+        super::report::load(reload_spec(&game.preset.origin)).map_err(|e| super::report::load_error_line(&e))?;
     let name = preset.name.clone();
     let start = if custom_start(game).is_some() { Some(game.start_fen.as_str()) } else { None };
     let mut fresh = Game::new(preset, start, game.seed).map_err(|e| format!("after the edit: {e}"))?;
@@ -159,7 +160,8 @@ pub fn open(file: &Path) -> Result<(Game, String), String> {
     } else {
         file.parent().unwrap_or(Path::new(".")).join(&g.preset).display().to_string()
     };
-    let preset = crate::check::load_named(&spec).map(std::sync::Arc::new).map_err(|e| super::load_error_line(&e))?;
+    let preset =
+        crate::check::load_named(&spec).map(std::sync::Arc::new).map_err(|e| super::report::load_error_line(&e))?;
     let mut game = Game::new(preset, g.fen.as_deref(), g.seed).map_err(|e| at(e.to_string()))?;
     let plays: Vec<String> =
         g.steps.iter().filter_map(|s| if let Step::Play(t) = s { Some(t.clone()) } else { None }).collect();

@@ -1,6 +1,8 @@
 //! The REPL's input and output: rustyline on a terminal (completion, history in the data directory), plain lines on a pipe.
 
-use super::{Repl, Style, complete, draw};
+use super::draw::Style;
+use super::session::Repl;
+use super::{complete, draw};
 use crate::game::Game;
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::PathBuf;

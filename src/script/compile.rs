@@ -1,10 +1,10 @@
 //! Script AST to IR: every name resolved once, when the preset loads, with every error collected.
 
-use super::builtins;
 use super::ir::*;
+use super::table;
 use super::value::Value;
-use crate::check::suggest;
 use crate::diag::Diagnostic;
+use crate::diag::suggest;
 use crate::engine::board::Geometry;
 use crate::engine::side::Side;
 use crate::preset::Kind;
@@ -14,9 +14,6 @@ use indexmap::IndexMap;
 
 /// The name of the optional function that evaluates a position for the computer player.
 pub const EVALUATE: &str = "evaluate";
-
-/// Most parts a turn may declare.
-pub const MAX_PARTS: usize = 4;
 
 /// What the script declarations of a preset add up to, after `extends` overriding.
 #[derive(Default)]
@@ -135,7 +132,7 @@ impl<'a> Compiler<'a> {
     }
 
     fn check_name(&mut self, n: &ast::Name) {
-        if builtins::lookup(&n.node).is_some() {
+        if table::lookup(&n.node).is_some() {
             self.err(n.span, format!("`{}` is a built-in function; choose another name", n.node));
         }
         self.check_not_square(n);
@@ -367,7 +364,7 @@ impl<'a> Compiler<'a> {
             }
             return Ex::Call(i as u16, codes);
         }
-        if let Some(&(_, b, min, max, _, _)) = builtins::lookup(&name.node) {
+        if let Some(&(_, b, min, max, _, _)) = table::lookup(&name.node) {
             if codes.len() < min || codes.len() > max {
                 let want = if min == max { min.to_string() } else { format!("{min} to {max}") };
                 self.err(name.span, format!("`{}` takes {want} argument(s), given {}", name.node, codes.len()));
@@ -376,7 +373,7 @@ impl<'a> Compiler<'a> {
             return Ex::Builtin(b, codes);
         }
         let mut known: Vec<String> = self.fns.iter().map(|f| f.0.clone()).collect();
-        known.extend(builtins::TABLE.iter().map(|t| t.0.to_string()));
+        known.extend(table::TABLE.iter().map(|t| t.0.to_string()));
         let hint = suggest(&name.node, known.iter().collect());
         self.err(name.span, format!("no function `{}`{hint}", name.node));
         Ex::Const(Value::None)
@@ -394,7 +391,7 @@ pub fn standalone(preset: &crate::preset::Preset, text: &str) -> Result<Body, St
     let wrapped = format!("{{value={text}}}");
     let src = sources.add("eval", &wrapped);
     // The FEN state rule reads `{name=expression}`; the grammar has no rule for a bare expression.
-    let bindings = crate::syntax::parse_script::parse_fen_state(src, &wrapped)
+    let bindings = crate::syntax::parse::parse_fen_state(src, &wrapped)
         .map_err(|d| d.message.replace("found `}`", "found the end of the expression"))?;
     let [(_, expr)] = bindings.as_slice() else { return Err("one expression expected".into()) };
     let mut c = Compiler::new(&preset.kinds, &preset.geo);

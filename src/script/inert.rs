@@ -1,18 +1,8 @@
 //! Which hooks can neither refuse a turn nor change the board: bulk counting may skip them at the last ply.
 
-use super::builtins::{Builtin, TABLE};
+pub use super::ir::Inert;
 use super::ir::{Body, Code, Ex, Op, Script, St};
-
-/// What bulk counting at the last ply may leave unrun, found when the preset loads.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Inert {
-    /// Per part kind: its `validate` and `after` hooks and `on capture` are absent or quiet.
-    pub part: [bool; 6],
-    /// `on turn_end` and every `on every N` are absent or quiet.
-    pub end: bool,
-    /// Per part kind: its `before` hook is absent or quiet.
-    pub before: [bool; 6],
-}
+use super::table::{Builtin, TABLE};
 
 /// The bulk-counting facts of a compiled script.
 pub fn of(s: &Script) -> Inert {

@@ -1,7 +1,7 @@
 //! The tree-walking interpreter, with the sandbox's budgets: steps, call depth and memory.
 
-use super::builtins::Builtin;
 use super::ir::{Body, Code, Ex, Field, Op, St};
+use super::table::Builtin;
 use super::value::{PartVal, Value};
 use crate::diag::Diagnostic;
 use crate::engine::board::cell;
@@ -129,13 +129,17 @@ pub struct Interp<'a> {
     returned: Value,
 }
 
-/// The buffers of a finished run, kept in the position for the next run on it: hooks run at
-/// every node of a perft, and a field of the position is cheaper to reach than a thread-local.
-/// One run at a time holds the position, so one set is kept.
-#[derive(Clone, Debug, Default)]
-pub struct Scratch {
+/// The buffers of a finished run, kept for the next run on this thread: hooks run at every node
+/// of a perft, and allocating them each time cost more than reaching a thread-local. Nested runs
+/// (a hook's built-in running another) find the set taken and start with empty buffers.
+#[derive(Debug, Default)]
+struct Scratch {
     locals: Vec<Value>,
     loops: Vec<Span>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Scratch> = const { std::cell::Cell::new(Scratch { locals: Vec::new(), loops: Vec::new() }) };
 }
 
 impl Drop for Interp<'_> {
@@ -147,14 +151,14 @@ impl Drop for Interp<'_> {
         }
         let mut loops = std::mem::take(&mut self.loops);
         loops.clear();
-        self.pos.scratch = Scratch { locals, loops };
+        SCRATCH.set(Scratch { locals, loops });
     }
 }
 
 impl<'a> Interp<'a> {
     pub fn new(preset: &'a Preset, pos: &'a mut Position, where_: &'a str) -> Interp<'a> {
         let mover = pos.side;
-        let scratch = std::mem::take(&mut pos.scratch);
+        let scratch = SCRATCH.take();
         Interp {
             preset,
             pos,
@@ -597,7 +601,7 @@ impl<'a> Interp<'a> {
             return Ok(Value::Int(n as i64));
         }
         let v = self.arg(&args[0])?;
-        let r = if super::builtins::READERS[b as usize] {
+        let r = if super::table::READERS[b as usize] {
             // A reader changes nothing, and its scalar result is counted here as `builtin` would.
             self.read(b, &v, &args[0]).and_then(|out| self.charge_one(span).map(|()| out))
         } else {

@@ -1,6 +1,6 @@
 //! Compiled scripts: every name already resolved to a slot, a global, a function or a built-in.
 
-use super::builtins::Builtin;
+use super::table::Builtin;
 use super::value::Value;
 use crate::syntax::Span;
 use crate::syntax::script::{BinOp, PartKind};
@@ -164,6 +164,9 @@ pub struct Global {
     pub span: Span,
 }
 
+/// Most parts a turn may declare (the compiler refuses more; a turn holds this many inline).
+pub const MAX_PARTS: usize = 4;
+
 #[derive(Clone, Debug)]
 pub struct PartSpec {
     pub optional: bool,
@@ -201,7 +204,7 @@ pub struct Script {
     /// The index in `funcs` of `fn evaluate`, the preset's own evaluation for the computer player.
     pub evaluate: Option<usize>,
     /// Which hooks bulk counting may skip at the last ply.
-    pub inert: super::inert::Inert,
+    pub inert: Inert,
 }
 
 impl Script {
@@ -213,4 +216,15 @@ impl Script {
     pub fn has_state(&self) -> bool {
         self.globals.iter().any(|g| g.state)
     }
+}
+
+/// What bulk counting at the last ply may leave unrun, found when the preset loads (by `inert::of`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Inert {
+    /// Per part kind: its `validate` and `after` hooks and `on capture` are absent or quiet.
+    pub part: [bool; 6],
+    /// `on turn_end` and every `on every N` are absent or quiet.
+    pub end: bool,
+    /// Per part kind: its `before` hook is absent or quiet.
+    pub before: [bool; 6],
 }

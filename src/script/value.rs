@@ -3,7 +3,6 @@
 
 use crate::engine::board::{Sq, cell};
 use crate::engine::side::Side;
-use crate::preset::Preset;
 use crate::syntax::script::PartKind;
 use std::sync::Arc;
 
@@ -226,33 +225,34 @@ impl Value {
     }
 
     /// The value as a script literal (what `say`, `eval` and the FEN state field show); parses back.
-    pub fn show(&self, preset: &Preset) -> String {
-        let list = |v: &[Value]| v.iter().map(|x| x.show(preset)).collect::<Vec<_>>().join(",");
+    pub fn show(&self, names: &dyn Names) -> String {
+        let list = |v: &[Value]| v.iter().map(|x| x.show(names)).collect::<Vec<_>>().join(",");
         match self {
             Value::None => "none".into(),
             Value::Bool(b) => b.to_string(),
             Value::Int(i) => i.to_string(),
             Value::Str(s) => format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")),
-            Value::Square(s) => preset.geo.name(*s),
-            Value::Piece(c) => format!("piece_of({},{})", preset.kinds[cell::kind(*c)].name, cell::side(*c)),
-            Value::Kind(k) => preset.kinds[*k as usize].name.clone(),
+            Value::Square(s) => names.square_name(*s),
+            Value::Piece(c) => format!("piece_of({},{})", names.kind_name(cell::kind(*c)), cell::side(*c)),
+            Value::Kind(k) => names.kind_name(*k as usize).to_string(),
             Value::Side(s) => s.to_string(),
             Value::List(v) => format!("[{}]", list(v)),
             Value::Set(v) => format!("{{{}}}", list(v)),
             Value::Map(m) if m.is_empty() => "{:}".into(),
             Value::Map(m) => {
                 let items: Vec<String> =
-                    m.iter().map(|(k, v)| format!("{}:{}", k.show(preset), v.show(preset))).collect();
+                    m.iter().map(|(k, v)| format!("{}:{}", k.show(names), v.show(names))).collect();
                 format!("{{{}}}", items.join(","))
             }
             Value::Part(p) => {
-                let g = &preset.geo;
-                let label = |c: u8| if c == 0 { "@".to_string() } else { preset.label_of(c).to_string() };
+                let label = |c: u8| if c == 0 { "@".to_string() } else { names.label(c).to_string() };
                 match p.kind {
-                    PartKind::Move => format!("\"{} {}-{}\"", label(p.piece), g.name(p.from), g.name(p.to)),
-                    PartKind::Drop => format!("\"{}*{}\"", label(p.piece), g.name(p.to)),
-                    PartKind::Remove | PartKind::Construct => format!("\"@-{}\"", g.name(p.to)),
-                    PartKind::Destroy => format!("\"-{}\"", g.name(p.to)),
+                    PartKind::Move => {
+                        format!("\"{} {}-{}\"", label(p.piece), names.square_name(p.from), names.square_name(p.to))
+                    }
+                    PartKind::Drop => format!("\"{}*{}\"", label(p.piece), names.square_name(p.to)),
+                    PartKind::Remove | PartKind::Construct => format!("\"@-{}\"", names.square_name(p.to)),
+                    PartKind::Destroy => format!("\"-{}\"", names.square_name(p.to)),
                     PartKind::Discard => format!("\"@*{}\"", label(p.piece)),
                 }
             }
@@ -261,23 +261,23 @@ impl Value {
 
     /// [`Value::display`], given up once the text is longer than `cap` bytes (`None`): a value
     /// within the memory budget may still show as far more text (long kind names, many times).
-    pub fn display_within(&self, preset: &Preset, cap: usize) -> Option<String> {
+    pub fn display_within(&self, names: &dyn Names, cap: usize) -> Option<String> {
         let mut out = String::new();
         match self {
             Value::Str(s) => out.push_str(s),
-            other => other.show_into(preset, &mut out, cap)?,
+            other => other.show_into(names, &mut out, cap)?,
         }
         (out.len() <= cap).then_some(out)
     }
 
     /// [`Value::show`] appended to `out`, stopping (`None`) once `out` is longer than `cap`.
-    fn show_into(&self, preset: &Preset, out: &mut String, cap: usize) -> Option<()> {
+    fn show_into(&self, names: &dyn Names, out: &mut String, cap: usize) -> Option<()> {
         let items = |v: &[Value], out: &mut String| {
             for (i, x) in v.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                x.show_into(preset, out, cap)?;
+                x.show_into(names, out, cap)?;
             }
             Some(())
         };
@@ -298,22 +298,43 @@ impl Value {
                     if i > 0 {
                         out.push(',');
                     }
-                    k.show_into(preset, out, cap)?;
+                    k.show_into(names, out, cap)?;
                     out.push(':');
-                    x.show_into(preset, out, cap)?;
+                    x.show_into(names, out, cap)?;
                 }
                 out.push('}');
             }
-            scalar => out.push_str(&scalar.show(preset)),
+            scalar => out.push_str(&scalar.show(names)),
         }
         (out.len() <= cap).then_some(())
     }
 
     /// The text `say` prints: strings bare, everything else as a literal.
-    pub fn display(&self, preset: &Preset) -> String {
+    pub fn display(&self, names: &dyn Names) -> String {
         match self {
             Value::Str(s) => s.to_string(),
-            other => other.show(preset),
+            other => other.show(names),
         }
+    }
+}
+
+/// The names a value is shown with: squares, kinds and piece labels. The preset gives them; values
+/// sit below the preset, so they ask through this.
+pub trait Names {
+    fn square_name(&self, sq: Sq) -> String;
+    fn kind_name(&self, kind: usize) -> &str;
+    /// A piece's label, as in FEN.
+    fn label(&self, code: u8) -> &str;
+}
+
+impl<N: Names + ?Sized> Names for std::sync::Arc<N> {
+    fn square_name(&self, sq: Sq) -> String {
+        (**self).square_name(sq)
+    }
+    fn kind_name(&self, kind: usize) -> &str {
+        (**self).kind_name(kind)
+    }
+    fn label(&self, code: u8) -> &str {
+        (**self).label(code)
     }
 }

@@ -3,12 +3,12 @@
 //! generator, so the search plays by every rule the preset's hooks enforce.
 
 use super::eval::Evaluator;
+use super::limits::{INFINITY, Limits, MATE, MAX_PLY};
 use super::order::{self, capture_move};
 use super::tt::{Bound, Table};
-use super::{INFINITY, Limits, MATE, MAX_PLY};
 use crate::engine::turn::Turn;
-use crate::engine::turngen::{self, PlayError};
 use crate::engine::{GameOver, Move, Position};
+use crate::play::turngen::{self, PlayError};
 use crate::preset::Preset;
 use crate::script::ScriptError;
 use std::time::Instant;
@@ -175,7 +175,7 @@ impl Core {
         self.tick()?;
         self.plies[ply].pv.clear();
         if ply > 0
-            && let Some(over) = pos.terminal(p)?
+            && let Some(over) = crate::play::end::terminal(pos, p)?
         {
             return Ok(over_score(&over, pos, ply));
         }
@@ -284,7 +284,7 @@ impl Core {
         if qdepth > 0 {
             self.tick()?;
             self.plies[ply].pv.clear();
-            if let Some(over) = pos.terminal(p)? {
+            if let Some(over) = crate::play::end::terminal(pos, p)? {
                 return Ok(over_score(&over, pos, ply));
             }
         }

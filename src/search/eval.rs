@@ -95,6 +95,6 @@ fn scripted(preset: &Preset, pos: &mut Position, i: usize, base: i32) -> Result<
     let Value::Int(n) = v else {
         return Err(ScriptError::new(body.span, format!("`evaluate` must return an int, not {}", v.type_name())));
     };
-    let n = n.clamp(-super::MATE_BOUND as i64 + 1, super::MATE_BOUND as i64 - 1) as i32;
-    Ok(if extend { (base + n).clamp(-super::MATE_BOUND + 1, super::MATE_BOUND - 1) } else { n })
+    let n = n.clamp(-super::limits::MATE_BOUND as i64 + 1, super::limits::MATE_BOUND as i64 - 1) as i32;
+    Ok(if extend { (base + n).clamp(-super::limits::MATE_BOUND + 1, super::limits::MATE_BOUND - 1) } else { n })
 }

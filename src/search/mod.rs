@@ -3,6 +3,7 @@
 
 mod alphabeta;
 pub mod eval;
+pub mod limits;
 mod order;
 pub mod repl_cmds;
 pub mod selfplay;
@@ -13,42 +14,10 @@ use crate::engine::turn::{Turn, format_turn};
 use crate::preset::Preset;
 use alphabeta::{Abort, Core};
 use eval::Evaluator;
+pub use limits::{Limits, MATE, MATE_BOUND, MAX_PLY};
 
-/// A won game, `MATE - plies` from the winner's view.
-pub const MATE: i32 = 1_000_000;
-/// Scores beyond this are wins or losses found by the search.
-pub const MATE_BOUND: i32 = MATE - 1000;
-const INFINITY: i32 = MATE + 1;
-/// The deepest the search goes, quiescence included.
-pub const MAX_PLY: usize = 96;
 /// The table has `2^TT_BITS` entries (about 48 bytes each).
 const TT_BITS: u32 = 18;
-
-/// When to stop: any limit reached ends the search. With none, depth 4.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub time_ms: Option<u64>,
-}
-
-impl Limits {
-    pub fn depth(d: u32) -> Limits {
-        Limits { depth: Some(d), ..Limits::default() }
-    }
-    pub fn nodes(n: u64) -> Limits {
-        Limits { nodes: Some(n), ..Limits::default() }
-    }
-    pub fn time_ms(t: u64) -> Limits {
-        Limits { time_ms: Some(t), ..Limits::default() }
-    }
-
-    fn max_depth(&self) -> i32 {
-        let open = self.nodes.is_some() || self.time_ms.is_some();
-        let d = self.depth.unwrap_or(if open { (MAX_PLY / 2) as u32 } else { 4 });
-        d.clamp(1, (MAX_PLY / 2) as u32) as i32
-    }
-}
 
 /// What a search found: the turn to play, its score for the side to move, and how it got there.
 #[derive(Clone, Debug)]
@@ -115,7 +84,7 @@ impl Searcher {
     /// The best turn for the side to move. The position is unchanged afterwards.
     pub fn search(&mut self, p: &Preset, pos: &mut Position, limits: &Limits) -> Result<SearchResult, SearchError> {
         let script = |e: crate::script::ScriptError| SearchError::Script(e.render(p));
-        if let Some(over) = pos.terminal(p).map_err(script)? {
+        if let Some(over) = crate::play::end::terminal(pos, p).map_err(script)? {
             return Err(SearchError::GameOver(over.to_string()));
         }
         let mut ev = Evaluator::new(p);
@@ -154,7 +123,7 @@ impl Searcher {
     /// Every legal turn with its score from a search `depth` plies deep (for varied openings).
     pub fn root_scores(&mut self, p: &Preset, pos: &mut Position, depth: u32) -> Result<Vec<(Turn, i32)>, SearchError> {
         let script = |e: crate::script::ScriptError| SearchError::Script(e.render(p));
-        let turns = crate::engine::turngen::legal_turns(pos, p).map_err(script)?;
+        let turns = crate::play::turngen::legal_turns(pos, p).map_err(script)?;
         let mut ev = Evaluator::new(p);
         self.core.begin(&Limits::default());
         let mut out = Vec::new();

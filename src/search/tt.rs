@@ -1,6 +1,6 @@
 //! The transposition table: one entry per slot, keyed by the position's Zobrist hash.
 
-use super::MATE_BOUND;
+use super::limits::MATE_BOUND;
 use crate::engine::turn::Turn;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

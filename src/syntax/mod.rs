@@ -1,6 +1,7 @@
 //! Source text to AST: the pest grammar in `grammar/preset.pest`, read once into [`ast`].
 
 pub mod ast;
+mod grammar;
 pub mod parse;
 pub mod parse_script;
 pub mod script;

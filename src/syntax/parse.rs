@@ -1,16 +1,11 @@
 //! Pest pairs to AST: one `lower_*` function per grammar rule; the only module that sees a `Pair`.
 
 use super::ast::*;
+use super::grammar::{Lower, P, PresetParser, Rule};
+use super::script::Expr;
 use super::span::{SourceId, Span, Spanned};
 use crate::diag::Diagnostic;
 use pest::Parser as _;
-use pest::iterators::Pair;
-
-#[derive(pest_derive::Parser)]
-#[grammar = "../grammar/preset.pest"]
-pub(super) struct PresetParser;
-
-pub(super) type P<'a> = Pair<'a, Rule>;
 
 /// Parse one preset file into its AST.
 pub fn parse_preset(src: SourceId, text: &str) -> Result<PresetAst, Diagnostic> {
@@ -153,7 +148,7 @@ fn with_keyword_hint(mut d: Diagnostic, text: &str) -> Diagnostic {
         return d;
     }
     let known: Vec<String> = DECL_KEYWORDS.iter().map(|k| k.to_string()).collect();
-    d.message.push_str(&crate::check::suggest(&word, known.iter().collect()));
+    d.message.push_str(&crate::diag::suggest(&word, known.iter().collect()));
     d
 }
 
@@ -333,37 +328,7 @@ fn rule_name(r: Rule) -> &'static str {
     }
 }
 
-pub(super) struct Lower {
-    pub(super) src: SourceId,
-}
-
 impl Lower {
-    pub(super) fn span(&self, p: &P) -> Span {
-        let s = p.as_span();
-        Span::new(self.src, s.start(), s.end())
-    }
-
-    pub(super) fn name(&self, p: P) -> Name {
-        Spanned::new(p.as_str().to_string(), self.span(&p))
-    }
-
-    /// A string literal: the unescaped text, spanned by the text inside the quotes.
-    pub(super) fn string(&self, p: P) -> Name {
-        let body = p.into_inner().next();
-        match body {
-            Some(b) => Spanned::new(unescape(b.as_str()), self.span(&b)),
-            None => Spanned::new(String::new(), Span::default()),
-        }
-    }
-
-    pub(super) fn int(&self, p: P) -> Result<Spanned<u32>, Diagnostic> {
-        let span = self.span(&p);
-        p.as_str()
-            .parse()
-            .map(|n| Spanned::new(n, span))
-            .map_err(|_| Diagnostic::new(span, format!("number `{}` is too large", p.as_str())))
-    }
-
     fn decl(&self, p: P) -> Result<Decl, Diagnostic> {
         let span = self.span(&p);
         let rule = p.as_rule();
@@ -664,20 +629,25 @@ fn six_names(l: &Lower, parts: Vec<P<'_>>) -> [Name; 6] {
     std::array::from_fn(|_| it.next().unwrap_or_else(|| Spanned::new(String::new(), Span::default())))
 }
 
-fn unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next() {
-                Some('n') => out.push('\n'),
-                Some('t') => out.push('\t'),
-                Some(other) => out.push(other),
-                None => {}
-            }
-        } else {
-            out.push(c);
-        }
+/// Parse a FEN state field `{name=value,...}` into its bindings.
+pub fn parse_fen_state(src: SourceId, text: &str) -> Result<Vec<(Name, Expr)>, Diagnostic> {
+    if let Some(at) = super::parse_script::too_deep(text) {
+        return Err(Diagnostic::new(
+            Span::new(src, at, at + 1),
+            format!("nested deeper than {} levels", super::parse_script::MAX_NESTING),
+        ));
     }
-    out
+    let mut pairs = PresetParser::parse(Rule::fen_state, text).map_err(|e| syntax_error(src, text, e))?;
+    let l = Lower { src };
+    let root = pairs.next().ok_or_else(|| Diagnostic::new(Span::new(src, 0, 0), "empty state"))?;
+    root.into_inner()
+        .filter(|p| p.as_rule() == Rule::fen_binding)
+        .map(|p| {
+            let span = l.span(&p);
+            let mut it = p.into_inner();
+            let name = l.name(it.next().ok_or_else(|| Diagnostic::new(span, "missing name"))?);
+            let value = l.expr(it.next().ok_or_else(|| Diagnostic::new(span, "missing value"))?)?;
+            Ok((name, value))
+        })
+        .collect()
 }

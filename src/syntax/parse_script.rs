@@ -1,10 +1,9 @@
 //! Pest pairs to the script AST: functions, hooks, turn parts, statements and expressions.
 
-use super::parse::{Lower, P, PresetParser, Rule, syntax_error};
+use super::grammar::{Lower, P, Rule};
 use super::script::*;
-use super::span::{SourceId, Span, Spanned};
+use super::span::{Span, Spanned};
 use crate::diag::Diagnostic;
-use pest::Parser as _;
 use pest::iterators::Pairs;
 
 type R<T> = Result<T, Diagnostic>;
@@ -45,26 +44,6 @@ pub fn too_deep(text: &str) -> Option<usize> {
         }
     }
     None
-}
-
-/// Parse a FEN state field `{name=value,...}` into its bindings.
-pub fn parse_fen_state(src: SourceId, text: &str) -> R<Vec<(Name, Expr)>> {
-    if let Some(at) = too_deep(text) {
-        return Err(Diagnostic::new(Span::new(src, at, at + 1), format!("nested deeper than {MAX_NESTING} levels")));
-    }
-    let mut pairs = PresetParser::parse(Rule::fen_state, text).map_err(|e| syntax_error(src, text, e))?;
-    let l = Lower { src };
-    let root = pairs.next().ok_or_else(|| Diagnostic::new(Span::new(src, 0, 0), "empty state"))?;
-    root.into_inner()
-        .filter(|p| p.as_rule() == Rule::fen_binding)
-        .map(|p| {
-            let span = l.span(&p);
-            let mut it = p.into_inner();
-            let name = l.name(it.next().ok_or_else(|| Diagnostic::new(span, "missing name"))?);
-            let value = l.expr(it.next().ok_or_else(|| Diagnostic::new(span, "missing value"))?)?;
-            Ok((name, value))
-        })
-        .collect()
 }
 
 /// The branches of an `if` chain and its final `else`.

@@ -1,21 +1,40 @@
 //! Perft: count the leaves of the legal-turn tree, with bulk counting at the last ply.
 
-use super::position::{Move, Position};
-use super::turn::format_turn;
 use super::turngen::{count_turns, for_each_turn, legal_turns};
+use crate::engine::position::{Move, Position};
+use crate::engine::turn::format_turn;
 use crate::preset::Preset;
 use crate::script::ScriptError;
 
 /// Deepest perft accepted: far beyond what finishes, and it bounds the recursion (a game need not end).
 pub const MAX_DEPTH: usize = 32;
 
-/// An absurd depth is refused before anything is allocated or searched (reported at the preset's start).
-fn check_depth(depth: usize) -> Result<(), ScriptError> {
-    if depth <= MAX_DEPTH {
-        return Ok(());
+/// Why a perft gave no count.
+#[derive(Debug, thiserror::Error)]
+pub enum PerftError {
+    #[error("perft depth {0} is too deep; the limit is {MAX_DEPTH}")]
+    TooDeep(usize),
+    #[error("cannot start a perft thread: {0}")]
+    NoThread(String),
+    #[error("a perft thread failed")]
+    ThreadFailed,
+    #[error(transparent)]
+    Script(#[from] ScriptError),
+}
+
+impl PerftError {
+    /// The error as the CLI and REPL print it: a script error quotes its line.
+    pub fn render(&self, preset: &Preset) -> String {
+        match self {
+            PerftError::Script(e) => e.render(preset),
+            other => other.to_string(),
+        }
     }
-    let span = crate::syntax::Span::new(crate::syntax::SourceId(0), 0, 0);
-    Err(ScriptError::new(span, format!("perft depth {depth} is too deep; the limit is {MAX_DEPTH}")))
+}
+
+/// An absurd depth is refused before anything is allocated or searched.
+fn check_depth(depth: usize) -> Result<(), PerftError> {
+    if depth <= MAX_DEPTH { Ok(()) } else { Err(PerftError::TooDeep(depth)) }
 }
 
 /// Move buffers, one per ply, allocated once for a whole perft run.
@@ -70,7 +89,7 @@ pub fn scripted(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) -
     if depth == 0 {
         return Ok(1);
     }
-    if pos.terminal(preset)?.is_some() {
+    if super::end::terminal(pos, preset)?.is_some() {
         return Ok(0);
     }
     if depth == 1 && bulk {
@@ -85,8 +104,13 @@ pub fn scripted(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) -
 }
 
 /// Perft that reports a failing rule script instead of counting around it.
-pub fn try_perft(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) -> Result<u64, ScriptError> {
+pub fn try_perft(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) -> Result<u64, PerftError> {
     check_depth(depth)?;
+    Ok(counted(pos, preset, depth, bulk)?)
+}
+
+/// [`try_perft`] once the depth is known to be sane: only a script can fail.
+fn counted(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) -> Result<u64, ScriptError> {
     if preset.script.active {
         return scripted(pos, preset, depth, bulk);
     }
@@ -102,8 +126,8 @@ pub fn parallel(
     depth: usize,
     bulk: bool,
     threads: usize,
-) -> Result<u64, ScriptError> {
-    if threads <= 1 || depth < 2 || pos.terminal(preset)?.is_some() {
+) -> Result<u64, PerftError> {
+    if threads <= 1 || depth < 2 || super::end::terminal(pos, preset)?.is_some() {
         return try_perft(pos, preset, depth, bulk);
     }
     let mut children: Vec<Position> = Vec::new();
@@ -118,24 +142,24 @@ pub fn parallel(
             .map(|share| {
                 // As large a stack as the main command's: a hook nests as deep here as there.
                 crate::stack::builder().spawn_scoped(scope, move || {
-                    share.iter_mut().try_fold(0u64, |n, child| Ok(n + try_perft(child, preset, depth - 1, bulk)?))
+                    share.iter_mut().try_fold(0u64, |n, child| {
+                        Ok::<u64, PerftError>(n + try_perft(child, preset, depth - 1, bulk)?)
+                    })
                 })
             })
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| {
-                ScriptError::new(crate::syntax::Span::default(), format!("cannot start a perft thread: {e}"))
-            })?;
+            .map_err(|e| PerftError::NoThread(e.to_string()))?;
         workers.into_iter().try_fold(0u64, |n, w| match w.join() {
             Ok(r) => Ok(n + r?),
-            Err(_) => Err(ScriptError::new(crate::syntax::Span::default(), "a perft thread failed")),
+            Err(_) => Err(PerftError::ThreadFailed),
         })
     })
 }
 
 /// Per root turn counts, for `--divide`: each turn's canonical text and its count.
-pub fn divide(pos: &mut Position, preset: &Preset, depth: usize) -> Result<Vec<(String, u64)>, ScriptError> {
+pub fn divide(pos: &mut Position, preset: &Preset, depth: usize) -> Result<Vec<(String, u64)>, PerftError> {
     check_depth(depth)?;
-    if depth == 0 || pos.terminal(preset)?.is_some() {
+    if depth == 0 || super::end::terminal(pos, preset)?.is_some() {
         return Ok(Vec::new());
     }
     let turns = legal_turns(pos, preset)?;
@@ -146,7 +170,7 @@ pub fn divide(pos: &mut Position, preset: &Preset, depth: usize) -> Result<Vec<(
         // Replaying through the generator runs the turn's hooks exactly as generation did.
         for_each_turn(pos, preset, &mut |p, u| {
             if *u == t {
-                n = try_perft(p, preset, depth - 1, true)?;
+                n = counted(p, preset, depth - 1, true)?;
             }
             Ok(())
         })?;
