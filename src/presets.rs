@@ -60,6 +60,8 @@ const SHIPPED: &[(&str, &str)] = &[
     ("breakthrough", include_str!("../presets/breakthrough.preset")),
     ("clobber", include_str!("../presets/clobber.preset")),
     ("clobber10", include_str!("../presets/clobber10.preset")),
+    // More of Fairy-Stockfish's chess-board variants (lib-chessy).
+    ("centaur", include_str!("../presets/centaur.preset")),
 ];
 
 /// Names of the shipped presets.
