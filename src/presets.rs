@@ -62,6 +62,8 @@ const SHIPPED: &[(&str, &str)] = &[
     ("clobber10", include_str!("../presets/clobber10.preset")),
     // More of Fairy-Stockfish's chess-board variants (lib-chessy).
     ("centaur", include_str!("../presets/centaur.preset")),
+    ("chigorin", include_str!("../presets/chigorin.preset")),
+    ("fairy", include_str!("../presets/fairy.preset")),
 ];
 
 /// Names of the shipped presets.
