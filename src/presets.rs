@@ -64,6 +64,7 @@ const SHIPPED: &[(&str, &str)] = &[
     ("centaur", include_str!("../presets/centaur.preset")),
     ("chigorin", include_str!("../presets/chigorin.preset")),
     ("fairy", include_str!("../presets/fairy.preset")),
+    ("racingkings", include_str!("../presets/racingkings.preset")),
 ];
 
 /// Names of the shipped presets.

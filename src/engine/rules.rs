@@ -45,7 +45,18 @@ impl Position {
         for r in &preset.ends {
             match r {
                 EndRule::Checkmate(o) if checked => return outcome(*o, self.side, "checkmate"),
-                EndRule::Stalemate(o) if !checked => return outcome(*o, self.side, "stalemate"),
+                EndRule::Stalemate(o, false) if !checked => return outcome(*o, self.side, "stalemate"),
+                EndRule::Stalemate(o, true) if !checked => {
+                    // `fewer_pieces`: the side with fewer pieces on the board has the outcome.
+                    let (mine, theirs) =
+                        (self.piece_count(preset, self.side), self.piece_count(preset, self.side.other()));
+                    let reason = format!("stalemate, {mine} pieces against {theirs}");
+                    return match mine.cmp(&theirs) {
+                        std::cmp::Ordering::Less => outcome(*o, self.side, &reason),
+                        std::cmp::Ordering::Greater => outcome(*o, self.side.other(), &reason),
+                        std::cmp::Ordering::Equal => GameOver { winner: None, reason },
+                    };
+                }
                 _ => {}
             }
         }
@@ -84,7 +95,18 @@ impl Position {
                 EndRule::Facing(o) if self.last_turns_passed(1) && self.royals_facing(preset) => {
                     return Some(outcome(*o, self.side, "the royal pieces face each other after a pass"));
                 }
-                EndRule::Reach(zone, kinds, o) => {
+                EndRule::Reach(zone, kinds, true, o) => {
+                    // `answered`: the side to move arrived a turn ago, and the other side has
+                    // answered; Black's arrival in answer to White's draws.
+                    let us = self.side;
+                    if self.piece_in(us, kinds, &zone[us]) {
+                        if us == Side::White && self.piece_in(Side::Black, kinds, &zone[Side::Black]) {
+                            return Some(GameOver { winner: None, reason: "both reached the goal".into() });
+                        }
+                        return Some(outcome(*o, us, "reached the goal"));
+                    }
+                }
+                EndRule::Reach(zone, kinds, false, o) => {
                     // The side that just moved first: its royal piece arrived.
                     for side in [self.side.other(), self.side] {
                         if self.piece_in(side, kinds, &zone[side]) {
@@ -92,9 +114,9 @@ impl Position {
                         }
                     }
                 }
-                EndRule::Extinction(kinds, o) => {
+                EndRule::Extinction(kinds, at_most, o) => {
                     for side in [self.side.other(), self.side] {
-                        if self.extinct(preset, side, kinds.as_deref()) {
+                        if self.extinct(preset, side, kinds.as_deref(), *at_most) {
                             return Some(outcome(*o, side, "extinction"));
                         }
                     }
@@ -113,13 +135,18 @@ impl Position {
         })
     }
 
-    /// Whether `side` has no piece left (`kinds` None) or none of one of `kinds`.
-    fn extinct(&self, preset: &Preset, side: Side, kinds: Option<&[usize]>) -> bool {
-        let n = |k: usize| self.counts[cell::piece(k, side) as usize];
+    /// Whether `side` has at most `at_most` pieces left (`kinds` None) or of one of `kinds`.
+    fn extinct(&self, preset: &Preset, side: Side, kinds: Option<&[usize]>, at_most: u32) -> bool {
+        let n = |k: usize| u32::from(self.counts[cell::piece(k, side) as usize]);
         match kinds {
-            None => (0..preset.kinds.len()).all(|k| n(k) == 0),
-            Some(ks) => ks.iter().any(|&k| n(k) == 0),
+            None => self.piece_count(preset, side) <= at_most,
+            Some(ks) => ks.iter().any(|&k| n(k) <= at_most),
         }
+    }
+
+    /// How many pieces `side` has on the board.
+    fn piece_count(&self, preset: &Preset, side: Side) -> u32 {
+        (0..preset.kinds.len()).map(|k| u32::from(self.counts[cell::piece(k, side) as usize])).sum()
     }
 
     /// How many times the current position has occurred (this one included).

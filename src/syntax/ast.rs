@@ -74,11 +74,19 @@ pub enum Decl {
         piece: Name,
         one_per_file: bool,
         no_mate: bool,
+        /// `opposite_colours`: a side's pieces of the kind must be able to end on both colours.
+        opposite_colours: bool,
     },
     /// `immobility illegal`: no piece may be left where it could never move again.
     Immobility(Span),
     /// `gating in REGION`: pieces from hand enter on the squares unmoved pieces leave there.
     Gating(Name),
+    /// `checks illegal`: no turn may leave the opponent's royal piece attacked.
+    ChecksIllegal(Span),
+    /// `drops compulsory`: when a drop is legal, only drops are.
+    DropsCompulsory(Span),
+    /// `castle dropped`: a castling piece dropped on its castling square counts as unmoved.
+    CastleDropped(Span),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -189,7 +197,8 @@ pub struct MaterialPattern {
 #[derive(Clone, Debug, PartialEq)]
 pub enum EndCond {
     Checkmate,
-    Stalemate,
+    /// `end stalemate` (`true`: `fewer_pieces`, the outcome of the side with fewer pieces).
+    Stalemate(bool),
     Repetition(Spanned<u32>),
     MoveLimit(Spanned<u32>),
     Insufficient(Vec<MaterialPattern>),
@@ -197,10 +206,10 @@ pub enum EndCond {
     Passes,
     /// The royal pieces face each other after a pass.
     Facing,
-    /// `end reach REGION`: a royal piece in the region.
-    Reach(Name, Vec<Name>),
-    /// `end extinction all` (None) or `end extinction KINDS`.
-    Extinction(Option<Vec<Name>>),
+    /// `end reach REGION [by KINDS] [answered]`: a royal piece (or one of the kinds) in the region.
+    Reach(Name, Vec<Name>, bool),
+    /// `end extinction all` (None) or `end extinction KINDS`, with `at_most N` (else 0).
+    Extinction(Option<Vec<Name>>, Option<Spanned<u32>>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -227,14 +236,14 @@ impl EndCond {
     pub fn kind(&self) -> EndKind {
         match self {
             EndCond::Checkmate => EndKind::Checkmate,
-            EndCond::Stalemate => EndKind::Stalemate,
+            EndCond::Stalemate(_) => EndKind::Stalemate,
             EndCond::Repetition(_) => EndKind::Repetition,
             EndCond::MoveLimit(_) => EndKind::MoveLimit,
             EndCond::Insufficient(_) => EndKind::Insufficient,
             EndCond::Passes => EndKind::Passes,
             EndCond::Facing => EndKind::Facing,
             EndCond::Reach(..) => EndKind::Reach,
-            EndCond::Extinction(_) => EndKind::Extinction,
+            EndCond::Extinction(..) => EndKind::Extinction,
         }
     }
 }
