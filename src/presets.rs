@@ -65,6 +65,9 @@ const SHIPPED: &[(&str, &str)] = &[
     ("chigorin", include_str!("../presets/chigorin.preset")),
     ("fairy", include_str!("../presets/fairy.preset")),
     ("racingkings", include_str!("../presets/racingkings.preset")),
+    ("losers", include_str!("../presets/losers.preset")),
+    ("suicide", include_str!("../presets/suicide.preset")),
+    ("threekings", include_str!("../presets/threekings.preset")),
 ];
 
 /// Names of the shipped presets.

@@ -50,7 +50,8 @@ impl Position {
                     // `fewer_pieces`: the side with fewer pieces on the board has the outcome.
                     let (mine, theirs) =
                         (self.piece_count(preset, self.side), self.piece_count(preset, self.side.other()));
-                    let reason = format!("stalemate, {mine} pieces against {theirs}");
+                    let noun = if mine == 1 { "piece" } else { "pieces" };
+                    let reason = format!("stalemate, {mine} {noun} against {theirs}");
                     return match mine.cmp(&theirs) {
                         std::cmp::Ordering::Less => outcome(*o, self.side, &reason),
                         std::cmp::Ordering::Greater => outcome(*o, self.side.other(), &reason),
