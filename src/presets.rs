@@ -68,6 +68,7 @@ const SHIPPED: &[(&str, &str)] = &[
     ("losers", include_str!("../presets/losers.preset")),
     ("suicide", include_str!("../presets/suicide.preset")),
     ("threekings", include_str!("../presets/threekings.preset")),
+    ("placement", include_str!("../presets/placement.preset")),
 ];
 
 /// Names of the shipped presets.
