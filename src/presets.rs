@@ -69,6 +69,7 @@ const SHIPPED: &[(&str, &str)] = &[
     ("suicide", include_str!("../presets/suicide.preset")),
     ("threekings", include_str!("../presets/threekings.preset")),
     ("placement", include_str!("../presets/placement.preset")),
+    ("jesonmor", include_str!("../presets/jesonmor.preset")),
 ];
 
 /// Names of the shipped presets.
