@@ -275,9 +275,12 @@ struct Merged {
     captures_to_hand: bool,
     must_capture: bool,
     drop_zones: IndexMap<String, (bool, Name, Name)>,
-    drop_rules: IndexMap<String, (Name, bool, bool)>,
+    drop_rules: IndexMap<String, (Name, bool, bool, bool)>,
     drop_as: IndexMap<String, (Name, Vec<Name>)>,
     immobility: bool,
+    checks_illegal: bool,
+    must_drop: bool,
+    castle_dropped: bool,
     gating: Option<Name>,
     explode: Option<(Vec<Name>, Span)>,
     ep_zone: Option<Name>,
@@ -343,13 +346,16 @@ fn merge(decls: Vec<Decl>) -> Merged {
             Decl::DropZone { piece, negate, region } => {
                 m.drop_zones.insert(piece.node.clone(), (negate, piece, region));
             }
-            Decl::DropRule { piece, one_per_file, no_mate } => {
-                m.drop_rules.insert(piece.node.clone(), (piece, one_per_file, no_mate));
+            Decl::DropRule { piece, one_per_file, no_mate, opposite_colours } => {
+                m.drop_rules.insert(piece.node.clone(), (piece, one_per_file, no_mate, opposite_colours));
             }
             Decl::DropAs { piece, kinds } => {
                 m.drop_as.insert(piece.node.clone(), (piece, kinds));
             }
             Decl::Immobility(_) => m.immobility = true,
+            Decl::ChecksIllegal(_) => m.checks_illegal = true,
+            Decl::DropsCompulsory(_) => m.must_drop = true,
+            Decl::CastleDropped(_) => m.castle_dropped = true,
             Decl::Gating(r) => m.gating = Some(r),
             Decl::CapturesExplode(spared, span) => m.explode = Some((spared, span)),
             Decl::EnPassant(r) => m.ep_zone = Some(r),
@@ -408,7 +414,7 @@ impl Checker {
                 .map(|(dx, dy)| geo.delta(dx, dy)),
         });
         let check_limit = ends.iter().find_map(|r| if let EndRule::Checks(n, _) = r { Some(*n) } else { None });
-        let (drop_one_per_file, drop_no_mate) = self.drop_rules(&m, &lookup);
+        let (drop_one_per_file, drop_no_mate, drop_opposite_colours) = self.drop_rules(&m, &lookup);
         let fen_unmoved = m.fen_unmoved.as_ref().and_then(|r| {
             let zone = regions.get(&r.node).cloned();
             if zone.is_none() {
@@ -524,6 +530,10 @@ impl Checker {
             drop_base,
             fen_unmoved,
             frozen_in_check,
+            drop_opposite_colours,
+            no_checks: m.checks_illegal,
+            must_drop: m.must_drop,
+            castle_dropped: m.castle_dropped,
             mobile: Vec::new(),
             promo_limit: Vec::new(),
             setup_cells: Vec::new(),
@@ -814,16 +824,17 @@ impl Checker {
         out
     }
 
-    /// `drop KIND one_per_file no_mate`: a bit per kind for each rule.
-    fn drop_rules(&mut self, m: &Merged, l: &Lookup) -> (u64, u64) {
-        let (mut files, mut mates) = (0u64, 0u64);
-        for (piece, one_per_file, no_mate) in m.drop_rules.values() {
+    /// `drop KIND one_per_file no_mate opposite_colours`: a bit per kind for each rule.
+    fn drop_rules(&mut self, m: &Merged, l: &Lookup) -> (u64, u64, u64) {
+        let (mut files, mut mates, mut colours) = (0u64, 0u64, 0u64);
+        for (piece, one_per_file, no_mate, opposite) in m.drop_rules.values() {
             if let Some(k) = self.kind(l, piece) {
                 files |= u64::from(*one_per_file) << k;
                 mates |= u64::from(*no_mate) << k;
+                colours |= u64::from(*opposite) << k;
             }
         }
-        (files, mates)
+        (files, mates, colours)
     }
 
     /// `drop KIND also_as KIND...`: per kind, the other kinds it may be dropped as; and per kind, the
@@ -932,7 +943,7 @@ impl Checker {
         for e in &m.ends {
             let rule = match &e.cond {
                 EndCond::Checkmate => EndRule::Checkmate(e.outcome),
-                EndCond::Stalemate => EndRule::Stalemate(e.outcome),
+                EndCond::Stalemate(fewer) => EndRule::Stalemate(e.outcome, *fewer),
                 EndCond::Repetition(n) if n.node < 2 => {
                     self.err(n.span, "a repetition rule needs a count of at least 2");
                     continue;
@@ -959,7 +970,7 @@ impl Checker {
                 }
                 EndCond::Passes => EndRule::Passes(e.outcome),
                 EndCond::Facing => EndRule::Facing(e.outcome),
-                EndCond::Reach(region, by, held) => {
+                EndCond::Reach(region, by, answered) => {
                     let Some(zone) = regions.get(&region.node) else {
                         let known: Vec<&String> = regions.keys().collect();
                         self.err(
@@ -971,12 +982,12 @@ impl Checker {
                     let royal: Vec<usize> =
                         l.kinds.iter().enumerate().filter(|(_, k)| k.royal).map(|(i, _)| i).collect();
                     let kinds = if by.is_empty() { royal } else { by.iter().filter_map(|k| self.kind(l, k)).collect() };
-                    EndRule::Reach(zone.clone(), kinds, *held, e.outcome)
+                    EndRule::Reach(zone.clone(), kinds, *answered, e.outcome)
                 }
                 EndCond::Bare => EndRule::Bare(e.outcome),
-                EndCond::Extinction(kinds) => {
+                EndCond::Extinction(kinds, at_most) => {
                     let kinds = kinds.as_ref().map(|ks| ks.iter().filter_map(|k| self.kind(l, k)).collect());
-                    EndRule::Extinction(kinds, e.outcome)
+                    EndRule::Extinction(kinds, at_most.as_ref().map_or(0, |n| n.node), e.outcome)
                 }
                 EndCond::Checks(n) if !(1..=99).contains(&n.node) => {
                     self.err(n.span, "a count of checks must be from 1 to 99");

@@ -2,7 +2,7 @@
 
 use crate::engine::board::cell;
 use crate::engine::notation::{self, NotationError, Part, Typed};
-use crate::engine::position::mflag;
+use crate::engine::position::{Move, mflag};
 use crate::engine::turn::{self, Turn, TurnPart};
 use crate::engine::typed::TypedTurn;
 use crate::engine::{GameOver, Position, Side};
@@ -444,11 +444,38 @@ impl Game {
         }
         let mut pseudo = Vec::new();
         self.pos.pseudo_moves(&self.preset, &mut pseudo);
-        if pseudo.iter().any(|m| m.from == f && m.to == t) {
+        if let Some(&m) = pseudo.iter().find(|m| m.from == f && m.to == t) {
+            let turn = format!("{actual} {from}-{to}");
+            if let Some(reason) = self.rule_reason(m) {
+                return MoveError::Refused { turn, reason: reason.into() };
+            }
             let royal = self.preset.kinds.iter().find(|k| k.royal).map_or("royal piece".into(), |k| k.name.clone());
-            return MoveError::IntoCheck { turn: format!("{actual} {from}-{to}"), royal };
+            return MoveError::IntoCheck { turn, royal };
         }
         MoveError::CannotMove { label: actual, from: from.clone(), to: to.clone() }
+    }
+
+    /// Why a pseudo-legal move that leaves the mover's royal piece safe is still not legal:
+    /// `checks illegal`, `captures compulsory`, `drops compulsory`. `None` when it is unsafe.
+    fn rule_reason(&mut self, m: Move) -> Option<&'static str> {
+        let (preset, us) = (self.preset.clone(), self.pos.side);
+        self.pos.make(&preset, m);
+        let unsafe_ = preset.royal_safety && self.pos.in_check(&preset, us);
+        let checks = self.pos.in_check(&preset, us.other());
+        self.pos.unmake();
+        if unsafe_ {
+            return None;
+        }
+        if preset.no_checks && checks {
+            return Some(turngen::GIVES_CHECK);
+        }
+        if preset.must_capture && m.flags & (mflag::CAPTURE | mflag::EP) == 0 {
+            return Some("a capture is compulsory, and one is possible");
+        }
+        if preset.must_drop && m.flags & mflag::DROP == 0 {
+            return Some("a drop is compulsory, and one is possible");
+        }
+        None
     }
 
     fn explain_short(&self, text: &str) -> Option<MoveError> {

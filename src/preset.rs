@@ -92,7 +92,9 @@ pub struct MaterialPattern {
 #[derive(Clone, Debug)]
 pub enum EndRule {
     Checkmate(Outcome),
-    Stalemate(Outcome),
+    /// With `true` (`fewer_pieces`): the outcome of a stalemated side with fewer pieces than the
+    /// other, the opposite with more, a draw with as many.
+    Stalemate(Outcome, bool),
     Repetition(u32, Outcome),
     /// Full moves without capture or pawn-like irreversible move (as the 50-move rule).
     MoveLimit(u32, Outcome),
@@ -102,13 +104,15 @@ pub enum EndRule {
     /// The royal pieces face each other after a pass.
     Facing(Outcome),
     /// A piece of these kinds (the royal ones unless `by` names others) of a side on its squares of
-    /// the region (per side, by cell): that side's outcome.
-    /// With `held` (the bool), only the side to move is looked at: its piece survived a reply there.
+    /// the region (per side, by cell): that side's outcome. With `answered`, judged only for the
+    /// side to move (the other side has had its answer), and a draw when the side to move is White
+    /// and Black stands in the region too.
     Reach(BySide<Vec<bool>>, Vec<usize>, bool, Outcome),
+    /// A side with at most this many pieces left (`None`: all kinds together) or of one of these
+    /// kinds: that side's outcome.
+    Extinction(Option<Vec<usize>>, u32, Outcome),
     /// `end bare`: a side with no piece but its royal ones, on the board or in hand: that side's outcome.
     Bare(Outcome),
-    /// A side with no piece left (`None`) or none of one of these kinds: that side's outcome.
-    Extinction(Option<Vec<usize>>, Outcome),
     /// A side that has given this many checks: that side's outcome.
     Checks(u8, Outcome),
 }
@@ -184,6 +188,15 @@ pub struct Preset {
     pub drop_as: Vec<Vec<u8>>,
     /// Per kind: the kind in hand that dropping it takes (itself, or the kind whose `also_as` names it).
     pub drop_base: Vec<u8>,
+    /// Bits per kind: `drop KIND opposite_colours` (a side's pieces of the kind must be able to
+    /// stand on squares of both colours: no drop may make that impossible).
+    pub drop_opposite_colours: u64,
+    /// `checks illegal`: no turn may leave the opponent's royal piece attacked.
+    pub no_checks: bool,
+    /// `drops compulsory`: when the side to move has a legal drop, only drops are legal.
+    pub must_drop: bool,
+    /// `castle dropped`: a king or rook dropped where a castling rule starts it has not moved.
+    pub castle_dropped: bool,
     /// Per piece code: how many the board may hold before promoting to it is refused (`to lost`:
     /// the setup's count), `u16::MAX` without such a rule. Empty when no rule says `lost`.
     pub promo_limit: Vec<u16>,

@@ -77,6 +77,15 @@ const SHIPPED: &[(&str, &str)] = &[
     ("shatar", include_str!("../presets/shatar.preset")),
     ("jesonmor", include_str!("../presets/jesonmor.preset")),
     ("karouk", include_str!("../presets/karouk.preset")),
+    // More of Fairy-Stockfish's chess-board variants (lib-chessy).
+    ("centaur", include_str!("../presets/centaur.preset")),
+    ("chigorin", include_str!("../presets/chigorin.preset")),
+    ("fairy", include_str!("../presets/fairy.preset")),
+    ("racingkings", include_str!("../presets/racingkings.preset")),
+    ("losers", include_str!("../presets/losers.preset")),
+    ("suicide", include_str!("../presets/suicide.preset")),
+    ("threekings", include_str!("../presets/threekings.preset")),
+    ("placement", include_str!("../presets/placement.preset")),
 ];
 
 /// Names of the shipped presets.

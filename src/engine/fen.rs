@@ -365,22 +365,20 @@ fn en_passant(preset: &Preset, field: &str, pos: &mut Position) -> Result<(), Fe
     pos.ep = ep;
     let mut tmp = pos.clone();
     tmp.ep.hashed = true;
-    pos.ep.hashed = has_ep_capture(preset, &mut tmp, false);
+    pos.ep.hashed = has_ep_capture(preset, &mut tmp);
     Ok(())
 }
 
-/// Whether the side to move can capture en passant (legally, when `legal`).
-fn has_ep_capture(preset: &Preset, pos: &mut Position, legal: bool) -> bool {
+/// Whether the side to move has an en passant capture, legal or not.
+fn has_ep_capture(preset: &Preset, pos: &mut Position) -> bool {
     let mut moves = Vec::new();
-    if legal {
-        pos.legal_moves(preset, &mut moves);
-    } else {
-        pos.pseudo_moves(preset, &mut moves);
-    }
+    pos.pseudo_moves(preset, &mut moves);
     moves.iter().any(|m: &Move| m.flags & mflag::EP != 0)
 }
 
-/// The extended FEN of a position. The e.p. square is written only when a legal e.p. capture exists.
+/// The extended FEN of a position. The e.p. square is written when the side to move has an e.p.
+/// capture, legal or not (a pinned pawn's counts): as Fairy-Stockfish writes it, and as the hash
+/// holds it, so that a position read back from its FEN hashes as the one reached by play.
 pub fn write(preset: &Preset, pos: &Position) -> String {
     let geo = &preset.geo;
     let mut out = String::new();
@@ -472,7 +470,7 @@ pub fn write(preset: &Preset, pos: &Position) -> String {
         }
     };
     let mut tmp = pos.clone();
-    let ep = if pos.ep.squares[0] != 0 && has_ep_capture(preset, &mut tmp, true) {
+    let ep = if pos.ep.squares[0] != 0 && has_ep_capture(preset, &mut tmp) {
         geo.name(pos.ep.squares[0])
     } else {
         "-".into()

@@ -38,11 +38,28 @@ impl Position {
         if preset.frozen_in_check != 0 && self.in_check(preset, self.side) {
             self.retain_unfrozen(preset, out);
         }
+        if preset.no_checks {
+            self.retain_quiet(preset, out);
+        }
         // En passant is a capture too (its flag is EP alone).
         const TAKES: u8 = mflag::CAPTURE | mflag::EP;
         if preset.must_capture && out.iter().any(|m| m.flags & TAKES != 0) {
             out.retain(|m| m.flags & TAKES != 0);
         }
+        if preset.must_drop && out.iter().any(|m| m.flags & mflag::DROP != 0) {
+            out.retain(|m| m.flags & mflag::DROP != 0);
+        }
+    }
+
+    /// `checks illegal`: drop the moves after which the opponent's royal piece is attacked.
+    fn retain_quiet(&mut self, preset: &Preset, out: &mut Vec<Move>) {
+        let them = self.side.other();
+        out.retain(|&m| {
+            self.make(preset, m);
+            let checks = self.in_check(preset, them);
+            self.unmake();
+            !checks
+        });
     }
 
     /// Drop the moves that leave the mover's royal piece attacked (the order of the rest may change).

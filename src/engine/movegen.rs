@@ -108,6 +108,63 @@ impl Position {
 
     /// Each kind in the mover's hand on each empty square its drop rules allow.
     fn drop_moves(&self, preset: &Preset, out: &mut Vec<Move>) {
+        let start = out.len();
+        self.drop_candidates(preset, out);
+        if preset.drop_opposite_colours != 0 {
+            self.keep_opposite_colours(preset, out, start);
+        }
+    }
+
+    /// `drop KIND opposite_colours` (for the moves from `start` on): a piece of such a kind may
+    /// not be dropped on the colour where another of the side's stands, and no other drop may
+    /// take the last square of a colour the pieces of that kind still in hand need (as
+    /// Fairy-Stockfish's placement chess judges its bishops).
+    fn keep_opposite_colours(&self, preset: &Preset, out: &mut Vec<Move>, start: usize) {
+        let us = self.side;
+        let g = &preset.geo;
+        let mut kinds = preset.drop_opposite_colours;
+        while kinds != 0 {
+            let k = kinds.trailing_zeros() as usize;
+            kinds &= kinds - 1;
+            let code = cell::piece(k, us);
+            let in_hand = self.hands[us].iter().filter(|&&h| h as usize == k).count();
+            // Per colour (light = 1): whether one stands there, and the empty squares it may drop on.
+            let (mut stands, mut free) = ([false; 2], [0usize; 2]);
+            let zone = preset.drop_zones[k].as_ref().map(|z| &z[us]);
+            for &sq in &g.squares {
+                let c = self.cells[sq as usize];
+                let light = usize::from(g.is_light(sq));
+                if cell::is_piece(c) && cell::code(c) == code {
+                    stands[light] = true;
+                } else if c == cell::EMPTY && zone.is_none_or(|z| z[sq as usize]) {
+                    free[light] += 1;
+                }
+            }
+            let mut i = start;
+            while i < out.len() {
+                let m = out[i];
+                let light = usize::from(g.is_light(m.to));
+                let ok = if cell::kind(m.promo) == k {
+                    !stands[light]
+                } else {
+                    let mut left = free;
+                    if zone.is_none_or(|z| z[m.to as usize]) {
+                        left[light] -= 1;
+                    }
+                    let needed = (0..2).filter(|&c| !stands[c] && left[c] > 0).count();
+                    needed >= in_hand
+                };
+                if ok {
+                    i += 1;
+                } else {
+                    out.swap_remove(i);
+                }
+            }
+        }
+    }
+
+    /// Each kind in the mover's hand on each empty square its drop zones allow.
+    fn drop_candidates(&self, preset: &Preset, out: &mut Vec<Move>) {
         let us = self.side;
         let g = &preset.geo;
         let mut kinds = self.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << k);

@@ -702,8 +702,8 @@ impl Position {
 
     /// Put a piece from the mover's hand on an empty square. Dropped where the setup puts the
     /// same piece, it counts as unmoved (a crazyhouse pawn dropped on its second rank may step
-    /// twice), as a FEN reads it; castling pieces excepted, whose rights the castling field keeps,
-    /// and pieces on gating squares (a dropped piece opens no gate).
+    /// twice), as a FEN reads it; castling pieces excepted, whose rights the castling field keeps
+    /// (unless `castle dropped`), and pieces on gating squares (a dropped piece opens no gate).
     pub fn apply_drop(&mut self, preset: &Preset, code: u8, sq: Sq) {
         let kind = cell::kind(code) as u8;
         // `drop KIND also_as ...`: a piece dropped as another kind comes from its base kind in hand.
@@ -712,7 +712,10 @@ impl Position {
         }
         let unmoved = preset.setup_cells.get(sq as usize) == Some(&code)
             && !preset.castles.iter().any(|c| c.king == code || c.rook == code)
-            && preset.gating.as_ref().is_none_or(|g| !g[cell::side(code)][sq as usize]);
+            && preset.gating.as_ref().is_none_or(|g| !g[cell::side(code)][sq as usize])
+            // `castle dropped`: a king or rook dropped where a castling rule starts it may castle.
+            || preset.castle_dropped
+                && preset.castles.iter().any(|c| (c.king, c.king_from) == (code, sq) || (c.rook, c.rook_from) == (code, sq));
         self.set(&preset.zobrist, sq, if unmoved { code | cell::VIRGIN } else { code });
     }
 

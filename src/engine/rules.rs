@@ -29,7 +29,19 @@ impl Position {
         for r in &preset.ends {
             match r {
                 EndRule::Checkmate(o) if checked => return outcome(*o, self.side, "checkmate"),
-                EndRule::Stalemate(o) if !checked => return outcome(*o, self.side, "stalemate"),
+                EndRule::Stalemate(o, false) if !checked => return outcome(*o, self.side, "stalemate"),
+                EndRule::Stalemate(o, true) if !checked => {
+                    // `fewer_pieces`: the side with fewer pieces on the board has the outcome.
+                    let (mine, theirs) =
+                        (self.piece_count(preset, self.side), self.piece_count(preset, self.side.other()));
+                    let noun = if mine == 1 { "piece" } else { "pieces" };
+                    let reason = format!("stalemate, {mine} {noun} against {theirs}");
+                    return match mine.cmp(&theirs) {
+                        std::cmp::Ordering::Less => outcome(*o, self.side, &reason),
+                        std::cmp::Ordering::Greater => outcome(*o, self.side.other(), &reason),
+                        std::cmp::Ordering::Equal => GameOver { winner: None, reason },
+                    };
+                }
                 _ => {}
             }
         }
@@ -57,11 +69,20 @@ impl Position {
                 EndRule::Facing(o) if self.last_turns_passed(1) && self.royals_facing(preset) => {
                     return Some(outcome(*o, self.side, "the royal pieces face each other after a pass"));
                 }
-                EndRule::Reach(zone, kinds, held, o) => {
-                    // The side that just moved first: its royal piece arrived. `held`: only the
-                    // side to move, whose piece has stood there through the reply.
-                    let sides: &[Side] = if *held { &[self.side] } else { &[self.side.other(), self.side] };
-                    for &side in sides {
+                EndRule::Reach(zone, kinds, true, o) => {
+                    // `answered`: the side to move arrived a turn ago, and the other side has
+                    // answered; Black's arrival in answer to White's draws.
+                    let us = self.side;
+                    if self.piece_in(us, kinds, &zone[us]) {
+                        if us == Side::White && self.piece_in(Side::Black, kinds, &zone[Side::Black]) {
+                            return Some(GameOver { winner: None, reason: "both reached the goal".into() });
+                        }
+                        return Some(outcome(*o, us, "reached the goal"));
+                    }
+                }
+                EndRule::Reach(zone, kinds, false, o) => {
+                    // The side that just moved first: its royal piece arrived.
+                    for side in [self.side.other(), self.side] {
                         if self.piece_in(side, kinds, &zone[side]) {
                             return Some(outcome(*o, side, "reached the goal"));
                         }
@@ -81,9 +102,9 @@ impl Position {
                         }
                     }
                 }
-                EndRule::Extinction(kinds, o) => {
+                EndRule::Extinction(kinds, at_most, o) => {
                     for side in [self.side.other(), self.side] {
-                        if self.extinct(preset, side, kinds.as_deref()) {
+                        if self.extinct(preset, side, kinds.as_deref(), *at_most) {
                             return Some(outcome(*o, side, "extinction"));
                         }
                     }
@@ -112,13 +133,18 @@ impl Position {
                 .all(|(k, kind)| kind.royal || self.counts[cell::piece(k, side) as usize] == 0)
     }
 
-    /// Whether `side` has no piece left (`kinds` None) or none of one of `kinds`.
-    fn extinct(&self, preset: &Preset, side: Side, kinds: Option<&[usize]>) -> bool {
-        let n = |k: usize| self.counts[cell::piece(k, side) as usize];
+    /// Whether `side` has at most `at_most` pieces left (`kinds` None) or of one of `kinds`.
+    fn extinct(&self, preset: &Preset, side: Side, kinds: Option<&[usize]>, at_most: u32) -> bool {
+        let n = |k: usize| u32::from(self.counts[cell::piece(k, side) as usize]);
         match kinds {
-            None => (0..preset.kinds.len()).all(|k| n(k) == 0),
-            Some(ks) => ks.iter().any(|&k| n(k) == 0),
+            None => self.piece_count(preset, side) <= at_most,
+            Some(ks) => ks.iter().any(|&k| n(k) <= at_most),
         }
+    }
+
+    /// How many pieces `side` has on the board.
+    fn piece_count(&self, preset: &Preset, side: Side) -> u32 {
+        (0..preset.kinds.len()).map(|k| u32::from(self.counts[cell::piece(k, side) as usize])).sum()
     }
 
     /// How many times the current position has occurred (this one included).

@@ -20,6 +20,8 @@ pub type Visit<'v> = dyn FnMut(&mut Position, &Turn) -> Result<(), ScriptError> 
 
 /// The reason [`trial`] gives when a turn fails only for leaving the mover's royal piece attacked.
 pub const ROYAL_UNSAFE: &str = "it would leave the royal piece attacked";
+/// `checks illegal`: the turn would attack the opponent's royal piece.
+pub const GIVES_CHECK: &str = "it would give check, and checks are illegal here";
 
 /// The reason [`trial`] gives when a move part is not among the legal moves (the caller explains why).
 pub const NOT_LISTED: &str = "the move is not legal here";
@@ -394,6 +396,9 @@ impl<'a> Gen<'a> {
         {
             return Ok(Some(ROYAL_UNSAFE.into()));
         }
+        if preset.no_checks && pos.in_check(preset, self.mover.other()) {
+            return Ok(Some(GIVES_CHECK.into()));
+        }
         self.reset_vars(pos);
         pos.end_turn(preset);
         Ok(None)
@@ -459,7 +464,9 @@ impl<'a> Gen<'a> {
         if self.leaf && self.preset.script.inert.end {
             // The end hooks could neither refuse the turn nor change the board: only safety counts.
             let preset = self.preset;
-            if !(preset.royal_safety && !self.known_safe(pos) && pos.in_check(preset, self.mover)) {
+            let unsafe_ = preset.royal_safety && !self.known_safe(pos) && pos.in_check(preset, self.mover);
+            let checks = preset.no_checks && pos.in_check(preset, self.mover.other());
+            if !unsafe_ && !checks {
                 self.counted += 1;
             }
             return Ok(());
@@ -674,7 +681,8 @@ impl<'p> Countable<'p> {
     fn new(g: &Gen, pos: &Position, blockers: Option<&'p Pins>) -> Countable<'p> {
         let inert = &g.preset.script.inert;
         Countable {
-            quiet: std::array::from_fn(|k| inert.end && inert.part[k]),
+            // `checks illegal` is judged when the turn ends: no candidate is sure before that.
+            quiet: std::array::from_fn(|k| inert.end && inert.part[k] && !g.preset.no_checks),
             royal_safety: g.preset.royal_safety,
             safe_now: g.known_safe(pos),
             blockers,

@@ -74,6 +74,8 @@ pub enum Decl {
         piece: Name,
         one_per_file: bool,
         no_mate: bool,
+        /// `opposite_colours`: a side's pieces of the kind must be able to end on both colours.
+        opposite_colours: bool,
     },
     /// `drop Pawn also_as Tokin`: a kind in hand may also be dropped as these kinds.
     DropAs {
@@ -92,6 +94,12 @@ pub enum Decl {
     FenUnmoved(Name),
     /// `frozen_in_check KIND`: in check, such a piece moves only to take the sole checker.
     FrozenInCheck(Name),
+    /// `checks illegal`: no turn may leave the opponent's royal piece attacked.
+    ChecksIllegal(Span),
+    /// `drops compulsory`: when a drop is legal, only drops are.
+    DropsCompulsory(Span),
+    /// `castle dropped`: a castling piece dropped on its castling square counts as unmoved.
+    CastleDropped(Span),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -206,7 +214,8 @@ pub struct MaterialPattern {
 #[derive(Clone, Debug, PartialEq)]
 pub enum EndCond {
     Checkmate,
-    Stalemate,
+    /// `end stalemate` (`true`: `fewer_pieces`, the outcome of the side with fewer pieces).
+    Stalemate(bool),
     Repetition(Spanned<u32>),
     MoveLimit(Spanned<u32>),
     Insufficient(Vec<MaterialPattern>),
@@ -214,13 +223,12 @@ pub enum EndCond {
     Passes,
     /// The royal pieces face each other after a pass.
     Facing,
-    /// `end reach REGION [by KINDS] [held]`: a royal piece (or one of KINDS) in the region; with
-    /// `held`, judged only for the side to move.
+    /// `end reach REGION [by KINDS] [answered]`: a royal piece (or one of the kinds) in the region.
     Reach(Name, Vec<Name>, bool),
+    /// `end extinction all` (None) or `end extinction KINDS`, with `at_most N` (else 0).
     /// `end bare`: a side with no piece but its royal ones.
     Bare,
-    /// `end extinction all` (None) or `end extinction KINDS`.
-    Extinction(Option<Vec<Name>>),
+    Extinction(Option<Vec<Name>>, Option<Spanned<u32>>),
     /// `end checks N`: a side that has given N checks.
     Checks(Spanned<u32>),
 }
@@ -251,14 +259,14 @@ impl EndCond {
     pub fn kind(&self) -> EndKind {
         match self {
             EndCond::Checkmate => EndKind::Checkmate,
-            EndCond::Stalemate => EndKind::Stalemate,
+            EndCond::Stalemate(_) => EndKind::Stalemate,
             EndCond::Repetition(_) => EndKind::Repetition,
             EndCond::MoveLimit(_) => EndKind::MoveLimit,
             EndCond::Insufficient(_) => EndKind::Insufficient,
             EndCond::Passes => EndKind::Passes,
             EndCond::Facing => EndKind::Facing,
             EndCond::Reach(..) => EndKind::Reach,
-            EndCond::Extinction(_) => EndKind::Extinction,
+            EndCond::Extinction(..) => EndKind::Extinction,
             EndCond::Checks(_) => EndKind::Checks,
             EndCond::Bare => EndKind::Bare,
         }

@@ -51,6 +51,8 @@ const DECL_KEYWORDS: &[&str] = &[
     "frozen_in_check",
     "facing",
     "en_passant",
+    "checks",
+    "drops",
 ];
 
 /// The most syntax errors reported from one file before giving up.
@@ -216,18 +218,25 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::compulsory_decl
         | Rule::explode_decl
         | Rule::en_passant_decl
+        | Rule::checks_decl
+        | Rule::drops_compulsory_decl
+        | Rule::castle_dropped_decl
         | Rule::facing_decl
         | Rule::en_passant_kw
         | Rule::facing_kw => "a declaration",
         Rule::explode_kw => "`explode`",
         Rule::sparing_kw => "`sparing`",
-        Rule::drop_flag => "`one_per_file` or `no_mate`",
+        Rule::drop_flag => "`one_per_file`, `no_mate` or `opposite_colours`",
         Rule::also_as => "`also_as`",
         Rule::calm_kw => "`unless_checked`",
         Rule::on_capture_kw => "`on_capture`",
         Rule::promoted_attr | Rule::from_kw => "`promoted from KIND`",
         Rule::or_from => "`or from`",
         Rule::lost_kw => "`lost`",
+        Rule::dropped_kw => "`dropped`",
+        Rule::answered_kw => "`answered`",
+        Rule::at_most_kw => "`at_most`",
+        Rule::fewer_kw => "`fewer_pieces`",
         Rule::not_kw => "`not`",
         Rule::params => "parameter names",
         Rule::hook_point | Rule::every_point | Rule::phase_point | Rule::simple_point | Rule::phase => {
@@ -308,7 +317,6 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::all_kw
         | Rule::bare_end
         | Rule::by_kw => "an end condition",
-        Rule::held_kw => "`held`",
         Rule::material | Rule::material_item | Rule::none_kw | Rule::plus | Rule::same_colour => "a material pattern",
         Rule::outcome => "`wins`, `loses` or `draws`",
         Rule::remove_what
@@ -383,6 +391,9 @@ impl Lower {
                         .ok_or_else(|| Diagnostic::new(span, "en_passant needs a region"))?,
                 ),
             ),
+            Rule::checks_decl => Decl::ChecksIllegal(span),
+            Rule::drops_compulsory_decl => Decl::DropsCompulsory(span),
+            Rule::castle_dropped_decl => Decl::CastleDropped(span),
             Rule::drop_decl => {
                 let piece = self.name(next()?);
                 let mut region = next()?;
@@ -393,7 +404,12 @@ impl Lower {
                     let mut flags = vec![region.as_str().to_string()];
                     flags.extend(it.map(|f| f.as_str().to_string()));
                     let has = |f: &str| flags.iter().any(|x| x == f);
-                    return Ok(Decl::DropRule { piece, one_per_file: has("one_per_file"), no_mate: has("no_mate") });
+                    return Ok(Decl::DropRule {
+                        piece,
+                        one_per_file: has("one_per_file"),
+                        no_mate: has("no_mate"),
+                        opposite_colours: has("opposite_colours") || has("opposite_colors"),
+                    });
                 }
                 let negate = region.as_rule() == Rule::not_kw;
                 if negate {
@@ -532,7 +548,7 @@ impl Lower {
                         Some(EndCond::Checks(self.int(n.ok_or_else(|| Diagnostic::new(span, "expected a number"))?)?))
                 }
                 Rule::checkmate => cond = Some(EndCond::Checkmate),
-                Rule::stalemate => cond = Some(EndCond::Stalemate),
+                Rule::stalemate => cond = Some(EndCond::Stalemate(p.into_inner().next().is_some())),
                 Rule::repetition => cond = Some(EndCond::Repetition(self.first_int(span, p)?)),
                 Rule::move_limit => cond = Some(EndCond::MoveLimit(self.first_int(span, p)?)),
                 Rule::insufficient => {
@@ -542,17 +558,22 @@ impl Lower {
                 Rule::facing_end => cond = Some(EndCond::Facing),
                 Rule::bare_end => cond = Some(EndCond::Bare),
                 Rule::reach => {
-                    let held = p.clone().into_inner().any(|i| i.as_rule() == Rule::held_kw);
-                    let mut names = p.into_inner().filter(|i| i.as_rule() == Rule::ident).map(|i| self.name(i));
+                    let items: Vec<_> = p.into_inner().collect();
+                    let answered = items.iter().any(|i| i.as_rule() == Rule::answered_kw);
+                    let mut names = items.into_iter().filter(|i| i.as_rule() == Rule::ident).map(|i| self.name(i));
                     let region = names.next().ok_or_else(|| Diagnostic::new(span, "reach needs a region"))?;
-                    cond = Some(EndCond::Reach(region, names.collect(), held))
+                    cond = Some(EndCond::Reach(region, names.collect(), answered))
                 }
                 Rule::extinction => {
                     let items: Vec<_> = p.into_inner().collect();
                     let all = items.iter().any(|i| i.as_rule() == Rule::all_kw);
+                    let at_most = match items.iter().find(|i| i.as_rule() == Rule::int) {
+                        Some(i) => Some(self.int(i.clone())?),
+                        None => None,
+                    };
                     let kinds =
                         items.into_iter().filter(|i| i.as_rule() == Rule::ident).map(|i| self.name(i)).collect();
-                    cond = Some(EndCond::Extinction((!all).then_some(kinds)))
+                    cond = Some(EndCond::Extinction((!all).then_some(kinds), at_most))
                 }
                 Rule::outcome => {
                     outcome = match p.as_str() {
