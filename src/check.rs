@@ -392,22 +392,8 @@ impl Checker {
         let castles = self.castles(&m, &lookup);
         let ends = self.ends(&m, &lookup, &regions);
         let demote = self.demotions(&m, &lookup);
-        let gating = m.gating.as_ref().and_then(|r| {
-            let zone = regions.get(&r.node).cloned();
-            if zone.is_none() {
-                let known: Vec<&String> = regions.keys().collect();
-                self.err(r.span, format!("unknown region `{}`{}", r.node, suggest(&r.node, known)));
-            }
-            zone
-        });
-        let ep_zone = m.ep_zone.as_ref().and_then(|r| {
-            let zone = regions.get(&r.node).cloned();
-            if zone.is_none() {
-                let known: Vec<&String> = regions.keys().collect();
-                self.err(r.span, format!("unknown region `{}`{}", r.node, suggest(&r.node, known)));
-            }
-            zone
-        });
+        let gating = m.gating.as_ref().and_then(|r| self.region_named(&regions, r));
+        let ep_zone = m.ep_zone.as_ref().and_then(|r| self.region_named(&regions, r));
         let explode = m.explode.as_ref().map(|(spared, _)| crate::preset::Explosion {
             spared: spared.iter().filter_map(|k| self.kind(&lookup, k)).fold(0u64, |b, k| b | 1 << k),
             around: [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)]
@@ -415,14 +401,7 @@ impl Checker {
         });
         let check_limit = ends.iter().find_map(|r| if let EndRule::Checks(n, _) = r { Some(*n) } else { None });
         let (drop_one_per_file, drop_no_mate, drop_opposite_colours) = self.drop_rules(&m, &lookup);
-        let fen_unmoved = m.fen_unmoved.as_ref().and_then(|r| {
-            let zone = regions.get(&r.node).cloned();
-            if zone.is_none() {
-                let known: Vec<&String> = regions.keys().collect();
-                self.err(r.span, format!("unknown region `{}`{}", r.node, suggest(&r.node, known)));
-            }
-            zone
-        });
+        let fen_unmoved = m.fen_unmoved.as_ref().and_then(|r| self.region_named(&regions, r));
         let frozen_in_check =
             m.frozen_in_check.values().filter_map(|k| self.kind(&lookup, k)).fold(0u64, |b, k| b | 1 << k);
         let (drop_as, drop_base) = self.drop_as(&m, &lookup);
@@ -865,6 +844,17 @@ impl Checker {
             }
         }
         (extra, base)
+    }
+
+    /// The region a declaration names (`gating in R`, `en_passant in R`, `fen_unmoved in R`), or an
+    /// error with a did-you-mean when there is none.
+    fn region_named(&mut self, regions: &IndexMap<String, BySide<Vec<bool>>>, r: &Name) -> Option<BySide<Vec<bool>>> {
+        let zone = regions.get(&r.node).cloned();
+        if zone.is_none() {
+            let known: Vec<&String> = regions.keys().collect();
+            self.err(r.span, format!("unknown region `{}`{}", r.node, suggest(&r.node, known)));
+        }
+        zone
     }
 
     /// `drop KIND [not] in REGION`: per kind, per side, the cells where it may be dropped.

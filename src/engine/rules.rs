@@ -91,7 +91,11 @@ impl Position {
                 EndRule::Checks(n, o) => {
                     for side in [self.side.other(), self.side] {
                         if self.checks[side.index()] == 0 {
-                            return Some(outcome(*o, side, &format!("gave {n} check{}", if *n == 1 { "" } else { "s" })));
+                            return Some(outcome(
+                                *o,
+                                side,
+                                &format!("gave {n} check{}", if *n == 1 { "" } else { "s" }),
+                            ));
                         }
                     }
                 }
