@@ -326,3 +326,30 @@ fn herald_test_does_not_follow_a_link_to_a_folder_round_in_circles() {
     let (code, out, err) = herald_in(&d.0, &["test", "games"], b"");
     assert_eq!((code, out.lines().last()), (0, Some("1 passed, 0 failed")), "{out}{err}");
 }
+
+#[test]
+fn numbers_at_the_edge_of_their_type_are_errors_or_saturate_never_wrap() {
+    // Found by the `fen` fuzz target: a run of twenty digits in a rank overflowed `file + n` (a
+    // panic with overflow checks; in release it wrapped round and the rank's width came out wrong).
+    let chess = std::sync::Arc::new(herald::check::load_named("chess").expect("chess loads"));
+    let e = herald::engine::fen::parse(&chess, "4k3/7p/8/3p4/8/2N5/8/k1K18446744073709551615 w - - 0 1")
+        .expect_err("wider than the board")
+        .to_string();
+    assert!(e.contains("rank 1 describes 18446744073709551615 squares"), "{e}");
+    // The largest counts a FEN may give: playing on saturates them, and the move limit still ends it.
+    let fen = "4k3/8/8/8/8/8/8/4K2R b - - 4294967295 4294967295";
+    let mut game = herald::game::Game::new(chess, Some(fen), None).expect("parses");
+    assert!(game.result().expect("result").is_some_and(|r| r.to_string().contains("50-move rule")));
+    let d = Dir::new("numbers");
+    let p = d.file(
+        "limit.preset",
+        "board 4 x 4\npiece King K royal moves \"K\"\nsetup \"k3/4/4/3K w\"\nend moves 4294967295 draws\n",
+    );
+    let p = p.to_string_lossy();
+    let nodes = |fen: &str| {
+        let (code, out, err) = herald_in(&d.0, &["perft", &p, "2", "--fen", fen], b"");
+        assert_eq!(code, 0, "{out}{err}");
+        out.split_whitespace().nth(3).map(str::to_string)
+    };
+    assert_eq!(nodes("k3/4/4/3K b - - 4294967290 4294967295"), nodes("k3/4/4/3K b - - 0 1"));
+}
