@@ -211,7 +211,12 @@ impl Runner {
     }
 
     /// Run a sample game's YAML text as if read from `file` (its preset path is relative to it).
+    /// Each sample game is one command, with its own budget ([`crate::budget`]).
     pub fn run_text(&mut self, file: &Path, text: &str) -> Result<(), Failure> {
+        crate::budget::fresh(|| self.run_game(file, text))
+    }
+
+    fn run_game(&mut self, file: &Path, text: &str) -> Result<(), Failure> {
         let fail = |at: &str, why: String| Failure { file: file.to_path_buf(), at: at.to_string(), why };
         let g = parse_game(text).map_err(|e| fail("yaml", e))?;
         let preset = self.preset(&g.preset, file).map_err(|e| fail("preset", e))?;
