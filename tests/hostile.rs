@@ -353,3 +353,22 @@ fn numbers_at_the_edge_of_their_type_are_errors_or_saturate_never_wrap() {
     };
     assert_eq!(nodes("k3/4/4/3K b - - 4294967290 4294967295"), nodes("k3/4/4/3K b - - 0 1"));
 }
+
+#[cfg(unix)]
+#[test]
+fn selfplay_save_never_writes_through_a_planted_link() {
+    // `selfplay --save` wrote with std::fs::write, which follows a link named as the game's file.
+    let d = Dir::new("selfplay");
+    let target = d.file("victim.txt", "untouched\n");
+    std::fs::create_dir_all(d.0.join("out")).expect("folder");
+    std::os::unix::fs::symlink(&target, d.0.join("out/chess-seed1-1.yaml")).expect("symlink");
+    let args = ["selfplay", "chess", "--nodes", "200", "--max-plies", "2", "--save", "out"];
+    let (code, _, err) = herald_in(&d.0, &args, b"");
+    assert!(code == 2 && err.contains("chess-seed1-1.yaml") && err.contains("symbolic link"), "{err}");
+    assert_eq!(std::fs::read_to_string(&target).expect("reads"), "untouched\n");
+    let (code, out, err) =
+        herald_in(&d.0, &["selfplay", "chess", "--nodes", "200", "--max-plies", "2", "--save", "new"], b"");
+    assert_eq!(code, 0, "{out}{err}");
+    let saved = std::fs::read_to_string(d.0.join("new/chess-seed1-1.yaml")).expect("saved");
+    assert!(saved.contains("preset: \"chess\""), "{saved}");
+}

@@ -212,7 +212,8 @@ pub fn run(
             let title = format!("Self-play: {} game {i} of seed {}", preset.name, opts.seed);
             let path = dir.join(format!("{stem}-seed{}-{i}.yaml", opts.seed));
             std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-            std::fs::write(&path, to_yaml(&yaml_preset(spec), &title, &r))
+            // As the REPL's `save`: never through a planted link, never over what is not a file.
+            crate::files::write_text(&path, &to_yaml(&yaml_preset(spec), &title, &r))
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
     }
