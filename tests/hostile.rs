@@ -352,3 +352,17 @@ fn selfplay_save_never_writes_through_a_planted_link() {
     let saved = std::fs::read_to_string(d.0.join("new/chess-seed1-1.yaml")).expect("saved");
     assert!(saved.contains("preset: \"chess\""), "{saved}");
 }
+
+#[test]
+fn a_sample_game_of_deeply_nested_brackets_is_refused_at_once() {
+    // 100,000 nested `[` (200 KB) took the YAML reader two minutes (quadratic in the depth) before
+    // it refused them at its limit of 128 levels; `{a: ` likewise. Now refused before reading.
+    for (open, close) in [("[", "]"), ("{a: ", "}")] {
+        let text = format!("preset: chess\nsteps: {}1{}\n", open.repeat(100_000), close.repeat(100_000));
+        let e = within(Duration::from_secs(2), || herald::games::parse_game(&text)).expect_err("too deep");
+        assert_eq!(e, "brackets `[` `{` nest deeper than 128 levels at line 2");
+    }
+    // Nesting within the limit reads as before (brackets in quoted text are counted too).
+    let ok = format!("preset: chess\nsteps:\n  - check: {{said: [\"{}{}\"]}}\n", "[".repeat(120), "]".repeat(120));
+    assert!(herald::games::parse_game(&ok).is_ok());
+}
