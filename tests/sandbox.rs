@@ -43,6 +43,9 @@ fn recursion_at_every_documented_limit_at_once_fits_the_stack_on_every_thread() 
     assert_eq!((code, out.lines().last()), (0, Some("8 legal")), "{err}");
     let (code, out, err) = herald(&["perft", &path, "2", "--threads", "2"], Duration::from_secs(20));
     assert!(code == 0 && out.starts_with("perft 2 nodes 13 "), "{out}{err}");
+    // The search runs the hook at every node, up to 96 plies of its own recursion above it.
+    let (code, out, err) = herald(&["selfplay", &path, "--depth", "3", "--max-plies", "2"], Duration::from_secs(30));
+    assert!(code == 0 && out.starts_with("game 1: unfinished after 2 plies"), "{out}{err}");
     // One level more is the documented error, not a crash.
     let path = preset_file("stack2", &deep_recursion(64, 98, 197));
     let (code, _, err) = herald(&["perft", &path, "2", "--threads", "2"], Duration::from_secs(20));
