@@ -114,6 +114,15 @@ pub enum WriteError {
 /// replaces a name, it does not write through a link). `path` must not be a symbolic link, a
 /// folder, a pipe or a device. The temporary file is removed when anything fails.
 pub fn write_text(path: &Path, text: &str) -> Result<(), WriteError> {
+    write_with_mode(path, text, 0o666)
+}
+
+/// As [`write_text`], the file readable and writable by its owner only (on Unix): the REPL's history.
+pub fn write_private(path: &Path, text: &str) -> Result<(), WriteError> {
+    write_with_mode(path, text, 0o600)
+}
+
+fn write_with_mode(path: &Path, text: &str, #[cfg_attr(not(unix), allow(unused))] mode: u32) -> Result<(), WriteError> {
     use std::io::Write;
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => return Err(WriteError::Link),
@@ -127,7 +136,11 @@ pub fn write_text(path: &Path, text: &str) -> Result<(), WriteError> {
         let mut tries = 0;
         loop {
             let tmp = path.with_file_name(format!(".{}.{:016x}.tmp", name.to_string_lossy(), unguessable()));
-            match std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+            match options.open(&tmp) {
                 Ok(f) => break (tmp, f),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && tries < 8 => tries += 1,
                 Err(e) => return Err(e.into()),

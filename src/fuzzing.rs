@@ -134,8 +134,9 @@ pub fn games(data: &[u8]) {
     })
 }
 
-/// Fragments worth splicing into a preset: they reach deeper than random bytes.
-const TOKENS: &[&str] = &[
+/// Fragments worth splicing into a preset, a FEN or a move text: they reach deeper into the
+/// parsers than random bytes. The fuzz targets and tests/properties.rs share them.
+pub const TOKENS: &[&str] = &[
     " ",
     "\n",
     "0",
@@ -211,6 +212,17 @@ const TOKENS: &[&str] = &[
     "/8",
     "*",
     "[Qq]",
+    "99999999999999999999",
+    "{:}",
+    "/",
+    "@",
+    "|",
+    "x",
+    "not",
+    "(Nr)",
+    "KQkq",
+    "\u{e9}",
+    "\u{0}",
 ];
 
 /// A shipped preset's text with edits the bytes choose, then random legal turns in it.
@@ -221,7 +233,7 @@ pub fn mutate(data: &[u8]) {
         let name = names[bytes.below(names.len())];
         let mut text = crate::presets::shipped(name).unwrap_or_default().as_bytes().to_vec();
         for _ in 0..1 + bytes.below(4) {
-            edit(&mut text, &mut bytes);
+            edit(&mut text, &mut |n| bytes.below(n));
         }
         let text = String::from_utf8_lossy(&text).into_owned();
         let Ok(preset) = crate::check::load_text("fuzz.preset", &text) else { return };
@@ -233,20 +245,22 @@ pub fn mutate(data: &[u8]) {
     })
 }
 
-/// One edit at a place the bytes choose: delete a stretch, insert a token, or copy a stretch elsewhere.
-fn edit(text: &mut Vec<u8>, b: &mut Bytes) {
-    let at = b.below(text.len() + 1);
-    let len = b.below(16).min(text.len() - at);
-    match b.byte() % 3 {
+/// One edit at a place `pick` chooses (`pick(n)` is a number below `n`): delete a stretch, insert
+/// one of [`TOKENS`], or copy a stretch elsewhere. The fuzz targets pick by their input's bytes,
+/// tests/properties.rs by a seeded generator.
+pub fn edit(text: &mut Vec<u8>, pick: &mut dyn FnMut(usize) -> usize) {
+    let at = pick(text.len() + 1);
+    let len = pick(16).min(text.len() - at);
+    match pick(3) {
         0 => {
             text.drain(at..at + len);
         }
         1 => {
-            let t = TOKENS[b.below(TOKENS.len())];
+            let t = TOKENS[pick(TOKENS.len())];
             text.splice(at..at, t.bytes());
         }
         _ => {
-            let from = b.below(text.len() - len + 1);
+            let from = pick(text.len() - len + 1);
             let piece: Vec<u8> = text[from..from + len].to_vec();
             text.splice(at..at, piece);
         }

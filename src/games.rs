@@ -50,13 +50,39 @@ pub struct Checks {
 /// long list thousands of times (billions of values) is refused after this much work.
 pub const MAX_YAML_UNITS: u64 = 4_000_000;
 
-/// Parse a sample game's YAML, refusing a document whose aliases expand beyond [`MAX_YAML_UNITS`].
+/// How deep `[` and `{` may nest in a sample game's YAML: the YAML reader's own limit of nesting
+/// (128), checked before it reads, as the reader takes time quadratic in the depth of brackets
+/// (100,000 of them, 200 KB, took two minutes to be refused).
+pub const MAX_YAML_BRACKETS: usize = 128;
+
+/// Parse a sample game's YAML, refusing a document whose aliases expand beyond [`MAX_YAML_UNITS`]
+/// or whose brackets nest deeper than [`MAX_YAML_BRACKETS`].
 pub fn parse_game(text: &str) -> Result<GameFile, String> {
     use serde::de::DeserializeSeed;
+    check_brackets(text)?;
     let left = std::cell::Cell::new(MAX_YAML_UNITS);
     // First a pass that only counts, stopping as soon as the budget is spent; then the real one.
     Budget(&left).deserialize(serde_yaml::Deserializer::from_str(text)).map_err(|e| e.to_string())?;
     serde_yaml::from_str(text).map_err(|e| e.to_string())
+}
+
+/// Refuse brackets nested deeper than [`MAX_YAML_BRACKETS`]. Every `[` and `{` is counted, also
+/// in quoted text: an overestimate that only a file of over a hundred unclosed brackets reaches.
+fn check_brackets(text: &str) -> Result<(), String> {
+    let mut depth = 0usize;
+    for (i, line) in text.lines().enumerate() {
+        for b in line.bytes() {
+            match b {
+                b'[' | b'{' => depth += 1,
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => continue,
+            }
+            if depth > MAX_YAML_BRACKETS {
+                return Err(format!("brackets `[` `{{` nest deeper than {MAX_YAML_BRACKETS} levels at line {}", i + 1));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A visitor that walks any YAML value, charging it to the units left.
@@ -211,7 +237,12 @@ impl Runner {
     }
 
     /// Run a sample game's YAML text as if read from `file` (its preset path is relative to it).
+    /// Each sample game is one command, with its own budget ([`crate::budget`]).
     pub fn run_text(&mut self, file: &Path, text: &str) -> Result<(), Failure> {
+        crate::budget::fresh(|| self.run_game(file, text))
+    }
+
+    fn run_game(&mut self, file: &Path, text: &str) -> Result<(), Failure> {
         let fail = |at: &str, why: String| Failure { file: file.to_path_buf(), at: at.to_string(), why };
         let g = parse_game(text).map_err(|e| fail("yaml", e))?;
         let preset = self.preset(&g.preset, file).map_err(|e| fail("preset", e))?;

@@ -14,6 +14,7 @@
 //! assert_eq!(game.legal_texts().unwrap(), ["K c1-b1", "K c1-c2"]);
 //! ```
 
+pub mod budget;
 pub mod check;
 pub mod diag;
 pub mod display;

@@ -107,7 +107,8 @@ struct Fail(String);
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // On a stack large enough for the deepest recursion a preset may ask for (see `herald::stack`).
-    herald::stack::run(|| command(cli))
+    // One budget for the command (see `herald::budget`); `test` and `selfplay` give each game its own.
+    herald::stack::run(|| herald::budget::fresh(|| command(cli)))
 }
 
 fn command(cli: Cli) -> ExitCode {

@@ -16,11 +16,14 @@ pub fn builder() -> std::thread::Builder {
     std::thread::Builder::new().stack_size(SIZE)
 }
 
-/// Run `f` on a thread with a stack of [`SIZE`] and return what it returns; a panic in it is
-/// resumed here.
+/// Run `f` on a thread with a stack of [`SIZE`], spending this thread's command budget
+/// ([`crate::budget`]), and return what it returns; a panic in it is resumed here.
 pub fn run<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let budget = crate::budget::current();
     std::thread::scope(|scope| {
-        let worker = builder().spawn_scoped(scope, f).unwrap_or_else(|e| panic!("cannot start a thread: {e}"));
+        let worker = builder()
+            .spawn_scoped(scope, move || crate::budget::under(budget, f))
+            .unwrap_or_else(|e| panic!("cannot start a thread: {e}"));
         worker.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
     })
 }

@@ -1,25 +1,14 @@
 //! The built `herald` binary driven through a pipe, as a script or another program would.
 
-use std::io::Write;
+mod common;
+
+use common::text;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 /// Run `herald ARGS` with `input` on stdin, in `dir`; its output.
 fn herald(args: &[&str], input: &str, dir: &Path) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_herald"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("herald runs");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input written");
-    child.wait_with_output().expect("herald finishes")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    common::output(dir, args, input.as_bytes())
 }
 
 fn scratch(test: &str) -> PathBuf {

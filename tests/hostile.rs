@@ -2,8 +2,12 @@
 //! end at once with a clear error (exit 1 for `check`, 2 elsewhere) or success: no hang, no abort, no
 //! line of a file that is not a preset (or sample game) printed.
 
+mod common;
+
+use common::{herald_in, within};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
+use std::time::Duration;
 
 /// A fresh temporary folder for one test, removed when dropped.
 struct Dir(PathBuf);
@@ -34,26 +38,6 @@ impl Drop for Dir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-/// Run herald in `dir` with `stdin`: (exit code, stdout, stderr).
-fn herald_in(dir: &Path, args: &[&str], stdin: &[u8]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_herald"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("herald runs");
-    {
-        use std::io::Write;
-        let mut input = child.stdin.take().expect("stdin");
-        let _ = input.write_all(stdin);
-    }
-    let out = child.wait_with_output().expect("herald ends");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
 }
 
 #[cfg(unix)]
@@ -214,21 +198,12 @@ fn one_piece(betza: &str) -> String {
     )
 }
 
-/// Fails if `f` takes longer than `secs` (a guard against quadratic or exponential blow-up, far
-/// above the time the work takes: these attacks took minutes or aborted).
-fn within<T>(secs: u64, f: impl FnOnce() -> T) -> T {
-    let start = std::time::Instant::now();
-    let out = f();
-    assert!(start.elapsed().as_secs() < secs, "took {:?}, more than {secs} s", start.elapsed());
-    out
-}
-
 #[test]
 fn a_multi_leg_move_whose_paths_multiply_is_refused_at_its_line() {
     // Item 1: twenty sideways legs make 2^20 paths from every square (it aborted at 20 legs).
     for legs in [16, 20, 60] {
         let betza = format!("[W-{}]", vec!["sW"; legs].join("-"));
-        let e = within(20, || herald::check::load_text("legs.preset", &one_piece(&betza)))
+        let e = within(Duration::from_secs(20), || herald::check::load_text("legs.preset", &one_piece(&betza)))
             .expect_err("too many paths")
             .render();
         assert!(
@@ -247,14 +222,15 @@ fn a_megabyte_of_betza_parses_in_linear_time_and_repeats_count_once() {
     // Item 4: one piece with one Betza string of a megabyte (quadratic parsing took 150 s).
     let text = one_piece(&"fW".repeat(500_000));
     assert!(text.len() < 1 << 20);
-    let p = within(20, || herald::check::load_text("long.preset", &text)).expect("loads");
+    let p = within(Duration::from_secs(20), || herald::check::load_text("long.preset", &text)).expect("loads");
     let mut game = herald::game::Game::new(std::sync::Arc::new(p), None, None).expect("setup");
     assert_eq!(game.legal_texts().expect("moves"), ["K a1-a2", "K a1-b1", "K a1-b2", "X h1-h2"]);
     // Ranges that the board clamps alike are one step: W8 ... W119999 on a board of 8 are one
     // move each way, not 120,000 (which listed 1.9 million turns). (Overlapping atoms such as
     // W1 and W2 still list h2 twice: that is the engine's separate overlapping-atoms issue.)
     let ranges: String = (1..120_000).map(|n| format!("W{n}")).collect();
-    let q = within(20, || herald::check::load_text("long.preset", &one_piece(&ranges))).expect("loads");
+    let q = within(Duration::from_secs(20), || herald::check::load_text("long.preset", &one_piece(&ranges)))
+        .expect("loads");
     let mut game = herald::game::Game::new(std::sync::Arc::new(q), None, None).expect("setup");
     let legal = game.legal_texts().expect("moves");
     assert!(legal.len() <= 3 + 2 * (1..=8).sum::<usize>(), "{} turns", legal.len());
@@ -277,7 +253,9 @@ fn range_functions_run_once_each_within_one_load_budget() {
         )
     };
     let slow = preset("slow", "  let t = 0\n  for i in 190000 { t = t + 1 }\n  return n");
-    let e = within(20, || herald::check::load_text("rq.preset", &slow)).expect_err("over the budget").render();
+    let e = within(Duration::from_secs(20), || herald::check::load_text("rq.preset", &slow))
+        .expect_err("over the budget")
+        .render();
     assert!(
         e.starts_with(
             "rq.preset:3:30: error: what the preset computes while it loads (initial values, `range` tables) ran \
@@ -304,7 +282,9 @@ fn initial_values_share_the_load_budget() {
     // (`v_0`, not `v0`: a name shaped like a square reads as the square and is refused.)
     let vars: String = (0..200).map(|i| format!("var v_{i} = slow()\n")).collect();
     let text = format!("board 8 x 8\npiece King K royal moves \"K\"\n{slow}{vars}setup \"k7/8/8/8/8/8/8/K7 w\"\n");
-    let e = within(20, || herald::check::load_text("iv.preset", &text)).expect_err("over the budget").render();
+    let e = within(Duration::from_secs(20), || herald::check::load_text("iv.preset", &text))
+        .expect_err("over the budget")
+        .render();
     assert!(
         e.starts_with(
             "iv.preset:9:11: error: what the preset computes while it loads (initial values, `range` tables) ran \
@@ -325,4 +305,64 @@ fn herald_test_does_not_follow_a_link_to_a_folder_round_in_circles() {
     std::os::unix::fs::symlink(d.0.join("games"), d.0.join("games/loop")).expect("symlink");
     let (code, out, err) = herald_in(&d.0, &["test", "games"], b"");
     assert_eq!((code, out.lines().last()), (0, Some("1 passed, 0 failed")), "{out}{err}");
+}
+
+#[test]
+fn numbers_at_the_edge_of_their_type_are_errors_or_saturate_never_wrap() {
+    // Found by the `fen` fuzz target: a run of twenty digits in a rank overflowed `file + n` (a
+    // panic with overflow checks; in release it wrapped round and the rank's width came out wrong).
+    let chess = std::sync::Arc::new(herald::check::load_named("chess").expect("chess loads"));
+    let e = herald::engine::fen::parse(&chess, "4k3/7p/8/3p4/8/2N5/8/k1K18446744073709551615 w - - 0 1")
+        .expect_err("wider than the board")
+        .to_string();
+    assert!(e.contains("rank 1 describes 18446744073709551615 squares"), "{e}");
+    // The largest counts a FEN may give: playing on saturates them, and the move limit still ends it.
+    let fen = "4k3/8/8/8/8/8/8/4K2R b - - 4294967295 4294967295";
+    let mut game = herald::game::Game::new(chess, Some(fen), None).expect("parses");
+    assert!(game.result().expect("result").is_some_and(|r| r.to_string().contains("50-move rule")));
+    let d = Dir::new("numbers");
+    let p = d.file(
+        "limit.preset",
+        "board 4 x 4\npiece King K royal moves \"K\"\nsetup \"k3/4/4/3K w\"\nend moves 4294967295 draws\n",
+    );
+    let p = p.to_string_lossy();
+    let nodes = |fen: &str| {
+        let (code, out, err) = herald_in(&d.0, &["perft", &p, "2", "--fen", fen], b"");
+        assert_eq!(code, 0, "{out}{err}");
+        out.split_whitespace().nth(3).map(str::to_string)
+    };
+    assert_eq!(nodes("k3/4/4/3K b - - 4294967290 4294967295"), nodes("k3/4/4/3K b - - 0 1"));
+}
+
+#[cfg(unix)]
+#[test]
+fn selfplay_save_never_writes_through_a_planted_link() {
+    // `selfplay --save` wrote with std::fs::write, which follows a link named as the game's file.
+    let d = Dir::new("selfplay");
+    let target = d.file("victim.txt", "untouched\n");
+    std::fs::create_dir_all(d.0.join("out")).expect("folder");
+    std::os::unix::fs::symlink(&target, d.0.join("out/chess-seed1-1.yaml")).expect("symlink");
+    let args = ["selfplay", "chess", "--nodes", "200", "--max-plies", "2", "--save", "out"];
+    let (code, _, err) = herald_in(&d.0, &args, b"");
+    assert!(code == 2 && err.contains("chess-seed1-1.yaml") && err.contains("symbolic link"), "{err}");
+    assert_eq!(std::fs::read_to_string(&target).expect("reads"), "untouched\n");
+    let (code, out, err) =
+        herald_in(&d.0, &["selfplay", "chess", "--nodes", "200", "--max-plies", "2", "--save", "new"], b"");
+    assert_eq!(code, 0, "{out}{err}");
+    let saved = std::fs::read_to_string(d.0.join("new/chess-seed1-1.yaml")).expect("saved");
+    assert!(saved.contains("preset: \"chess\""), "{saved}");
+}
+
+#[test]
+fn a_sample_game_of_deeply_nested_brackets_is_refused_at_once() {
+    // 100,000 nested `[` (200 KB) took the YAML reader two minutes (quadratic in the depth) before
+    // it refused them at its limit of 128 levels; `{a: ` likewise. Now refused before reading.
+    for (open, close) in [("[", "]"), ("{a: ", "}")] {
+        let text = format!("preset: chess\nsteps: {}1{}\n", open.repeat(100_000), close.repeat(100_000));
+        let e = within(Duration::from_secs(2), || herald::games::parse_game(&text)).expect_err("too deep");
+        assert_eq!(e, "brackets `[` `{` nest deeper than 128 levels at line 2");
+    }
+    // Nesting within the limit reads as before (brackets in quoted text are counted too).
+    let ok = format!("preset: chess\nsteps:\n  - check: {{said: [\"{}{}\"]}}\n", "[".repeat(120), "]".repeat(120));
+    assert!(herald::games::parse_game(&ok).is_ok());
 }

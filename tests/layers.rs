@@ -12,7 +12,7 @@ use std::path::Path;
 /// The layers, bottom first. A new file must be placed here; the README's layout section draws
 /// the same picture.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("base", &["files", "stack", "rng", "syntax::span", "diag"]),
+    ("base", &["files", "stack", "budget", "rng", "syntax::span", "diag"]),
     (
         "syntax",
         &["syntax", "syntax::ast", "syntax::script", "syntax::grammar", "syntax::parse_script", "syntax::parse"],

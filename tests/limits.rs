@@ -1,10 +1,12 @@
 //! Limits that turn abuse into clear errors: script budgets, nesting, sizes, bad files, absurd commands.
 
+mod common;
+
+use common::within;
 use herald::game::Game;
 use herald::repl::Repl;
-use std::process::{Command, Stdio};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Kings and a rook on a small board: a quick base for hostile scripts.
 const BASE: &str = "board 4 x 4\npiece King K royal moves \"K\"\npiece Rook R moves \"R\"\nsetup \"k3/4/4/R2K w\"\n";
@@ -23,14 +25,6 @@ fn script_error(script: &str) -> String {
 /// The first diagnostic line of a preset that must not load.
 fn load_error(text: &str) -> String {
     load(text).expect_err("must not load").lines().next().unwrap_or_default().to_string()
-}
-
-/// Fails if `f` takes longer than `limit` (a guard against quadratic or exponential blow-up).
-fn within<T>(limit: Duration, f: impl FnOnce() -> T) -> T {
-    let start = Instant::now();
-    let out = f();
-    assert!(start.elapsed() < limit, "took {:?}, more than {limit:?}", start.elapsed());
-    out
 }
 
 #[test]
@@ -271,21 +265,7 @@ fn the_repl_survives_every_hostile_line_and_keeps_the_game() {
 }
 
 fn herald(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_herald"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("herald runs");
-    {
-        use std::io::Write;
-        let mut input = child.stdin.take().expect("stdin");
-        let _ = input.write_all(stdin.as_bytes());
-    }
-    let out = child.wait_with_output().expect("herald ends");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+    common::herald_in(std::path::Path::new("."), args, stdin.as_bytes())
 }
 
 #[test]

@@ -187,86 +187,11 @@ fn moves_prints_exactly_the_legal_turns() {
     }
 }
 
-/// Fragments that reach deeper into the parsers than random bytes.
-const TOKENS: &[&str] = &[
-    " ",
-    "\n",
-    "0",
-    "-1",
-    "99999999999999999999",
-    "(",
-    ")",
-    "[",
-    "]",
-    "{",
-    "}",
-    "{:}",
-    "\"",
-    ";",
-    ",",
-    "=",
-    "+",
-    "*",
-    "-",
-    "/",
-    "@",
-    "|",
-    "x",
-    "board",
-    "piece",
-    "royal",
-    "moves",
-    "setup",
-    "on",
-    "fn",
-    "return",
-    "if",
-    "else",
-    "while",
-    "for",
-    "in",
-    "not",
-    "none",
-    "mover",
-    "part",
-    "reject",
-    "win",
-    "say",
-    "state",
-    "var",
-    "K",
-    "k",
-    "Q",
-    "P",
-    "a1",
-    "e4",
-    "z99",
-    "(Nr)",
-    "[Qq]",
-    "KQkq",
-    "\u{e9}",
-    "\u{0}",
-];
-
-/// One edit chosen by the generator: delete a stretch, insert a token, or copy a stretch elsewhere.
+/// One to three edits chosen by the generator (`herald::fuzzing::edit`, as the fuzz targets make).
 fn mutate(text: &str, rng: &mut Lcg) -> String {
     let mut b = text.as_bytes().to_vec();
     for _ in 0..1 + rng.below(3) {
-        let at = rng.below(b.len() + 1);
-        let len = rng.below(12).min(b.len() - at);
-        match rng.below(3) {
-            0 => {
-                b.drain(at..at + len);
-            }
-            1 => {
-                b.splice(at..at, TOKENS[rng.below(TOKENS.len())].bytes());
-            }
-            _ => {
-                let from = rng.below(b.len() - len + 1);
-                let piece = b[from..from + len].to_vec();
-                b.splice(at..at, piece);
-            }
-        }
+        herald::fuzzing::edit(&mut b, &mut |n| rng.below(n));
     }
     String::from_utf8_lossy(&b).into_owned()
 }

@@ -43,6 +43,9 @@ fn recursion_at_every_documented_limit_at_once_fits_the_stack_on_every_thread() 
     assert_eq!((code, out.lines().last()), (0, Some("8 legal")), "{err}");
     let (code, out, err) = herald(&["perft", &path, "2", "--threads", "2"], Duration::from_secs(20));
     assert!(code == 0 && out.starts_with("perft 2 nodes 13 "), "{out}{err}");
+    // The search runs the hook at every node, up to 96 plies of its own recursion above it.
+    let (code, out, err) = herald(&["selfplay", &path, "--depth", "3", "--max-plies", "2"], Duration::from_secs(30));
+    assert!(code == 0 && out.starts_with("game 1: unfinished after 2 plies"), "{out}{err}");
     // One level more is the documented error, not a crash.
     let path = preset_file("stack2", &deep_recursion(64, 98, 197));
     let (code, _, err) = herald(&["perft", &path, "2", "--threads", "2"], Duration::from_secs(20));
@@ -212,4 +215,32 @@ fn turns_of_several_parts_stop_at_the_partial_turn_budget() {
     let small = preset_file("validate4small", &constructions(3, 5, 'w', ""));
     let (code, out, err) = herald(&["moves", &small], Duration::from_secs(10));
     assert_eq!((code, out.lines().last()), (0, Some("11880 legal")), "{err}");
+}
+
+#[test]
+fn a_command_that_lists_turns_again_and_again_has_one_budget_shared_by_its_threads() {
+    use herald::budget::{Budget, under};
+    use herald::engine::perft;
+    // Twelve holes and turns of four `construct` parts: 11,880 turns, below each of which Black has
+    // 1,680; each listing is far within one listing's limit, but a perft lists again below every
+    // turn. Under a command budget of 100,000 partial turns (the CLI's is 200,000,000), `perft 2`
+    // on two threads stops with the budget's error.
+    let preset = load(
+        "board 3 x 5\npiece King K royal moves \"K\"\npiece Rook R moves \"R\"\nsetup \"k**/***/***/***/K*R w - - 0 1\"\n\
+         turn {\n    construct\n    construct\n    construct\n    construct\n}\n",
+    );
+    let mut game = herald::game::Game::new(preset.clone(), None, None).expect("setup parses");
+    let budget = Some(std::sync::Arc::new(Budget::limited(100_000, u64::MAX)));
+    let e = under(budget, || perft::parallel(&mut game.pos, &preset, 2, true, 2)).expect_err("over the budget");
+    assert!(e.to_string().contains("this command tried more than 100000 partial turns in all"), "{e}");
+    assert_eq!(perft::try_perft(&mut game.pos, &preset, 1, true).expect("no budget"), 11880);
+    // Hooks' steps too: a hook of a thousand steps on each part (22,620 runs in one listing).
+    let slow = "on validate construct {\n    let t = 0\n    for i in 300 { t = t + 1 }\n}\n";
+    let preset = load(&constructions(3, 5, 'w', slow));
+    let mut game = herald::game::Game::new(preset.clone(), None, None).expect("setup parses");
+    let budget = Some(std::sync::Arc::new(Budget::limited(u64::MAX, 1_000_000)));
+    let e = under(budget, || perft::try_perft(&mut game.pos, &preset, 1, true)).expect_err("over the budget");
+    assert!(e.to_string().contains("this command's hooks ran for more than 1000000 steps in all"), "{e}");
+    // The position is as it was, and with no command budget the listing ends.
+    assert_eq!(game.legal_texts().expect("one listing fits").len(), 11880);
 }

@@ -5,9 +5,10 @@
 //! with chess glyphs for the FIDE pieces).
 //! `HERALD_BLESS=1 cargo test --test transcripts` rewrites the files from what the REPL says now.
 
+mod common;
+
 use herald::game::Game;
 use herald::repl::{Repl, Style};
-use std::path::Path;
 
 fn start(header: &str) -> Result<Repl, String> {
     let words: Vec<&str> = header.trim_start_matches('#').split_whitespace().collect();
@@ -57,26 +58,10 @@ fn replay(text: &str) -> Result<String, String> {
 
 #[test]
 fn transcripts_match_golden_files() {
-    let dir = Path::new("tests/repl");
-    let bless = std::env::var("HERALD_BLESS").is_ok_and(|v| v == "1");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("tests/repl exists")
-        .map(|e| e.expect("a directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no transcripts in tests/repl");
-    let mut mismatches = Vec::new();
-    for path in &files {
+    common::compare_golden("tests/repl", "txt", |path| {
         let want = std::fs::read_to_string(path).expect("a readable transcript");
-        let got = replay(&want).unwrap_or_else(|e| format!("{}: {e}\n", path.display()));
-        if bless {
-            std::fs::write(path, &got).expect("transcript is writable");
-        } else if got != want {
-            mismatches.push(format!("{}:\n--- expected\n{want}--- got\n{got}", path.display()));
-        }
-    }
-    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+        (path.to_path_buf(), replay(&want).unwrap_or_else(|e| format!("{}: {e}\n", path.display())))
+    });
 }
 
 /// A game of a preset whose setup is not drawn names no seed when saved, whatever came before it.

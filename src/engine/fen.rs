@@ -96,8 +96,13 @@ fn parse_board(preset: &Preset, board: &str) -> Result<Position, FenError> {
                         chars.next();
                     }
                     let n: usize = text[at..end].parse().map_err(|_| FenError::BadChar { rank: shown, ch })?;
-                    if n == 0 || file + n > geo.files {
-                        return Err(FenError::RankWidth { rank: shown, found: file + n, expected: geo.files });
+                    // Saturating: a count of twenty digits must not wrap round to a small width.
+                    if n == 0 || file.saturating_add(n) > geo.files {
+                        return Err(FenError::RankWidth {
+                            rank: shown,
+                            found: file.saturating_add(n),
+                            expected: geo.files,
+                        });
                     }
                     file += n;
                 }

@@ -414,7 +414,8 @@ impl Position {
 
     /// This turn's number: 1 is White's first turn of a game.
     pub fn turn_number(&self) -> u32 {
-        2 * self.fullmove.saturating_sub(1) + self.side.index() as u32 + 1
+        // Saturating: a FEN may give any move number a u32 holds.
+        self.fullmove.saturating_sub(1).saturating_mul(2).saturating_add(self.side.index() as u32 + 1)
     }
 
     /// The parts of each completed turn since the position was set up.
@@ -764,9 +765,10 @@ impl Position {
                 self.castle_rights = rights;
             }
         }
-        self.halfmove = if self.reset { 0 } else { self.halfmove + 1 };
+        // Saturating: a FEN may start the counts at the largest u32.
+        self.halfmove = if self.reset { 0 } else { self.halfmove.saturating_add(1) };
         if self.side == Side::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = self.side.other();
         self.hash ^= z.black_to_move;

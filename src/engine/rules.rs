@@ -54,7 +54,7 @@ impl Position {
     pub fn static_result(&self, preset: &Preset) -> Option<GameOver> {
         for r in &preset.ends {
             match r {
-                EndRule::MoveLimit(n, o) if self.halfmove >= 2 * n => {
+                EndRule::MoveLimit(n, o) if self.halfmove >= n.saturating_mul(2) => {
                     return Some(outcome(*o, self.side, &format!("{n}-move rule")));
                 }
                 EndRule::Repetition(n, o) if self.repetitions() >= *n => {

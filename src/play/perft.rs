@@ -103,7 +103,8 @@ pub fn scripted(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) -
     Ok(n)
 }
 
-/// Perft that reports a failing rule script instead of counting around it.
+/// Perft that reports a failing rule script instead of counting around it; one command's budget
+/// ([`crate::budget`]) bounds all its listings.
 pub fn try_perft(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) -> Result<u64, PerftError> {
     check_depth(depth)?;
     Ok(counted(pos, preset, depth, bulk)?)
@@ -112,7 +113,7 @@ pub fn try_perft(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) 
 /// [`try_perft`] once the depth is known to be sane: only a script can fail.
 fn counted(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) -> Result<u64, ScriptError> {
     if preset.script.active {
-        return scripted(pos, preset, depth, bulk);
+        return crate::budget::command(|| scripted(pos, preset, depth, bulk));
     }
     let mut bufs = Buffers::new(depth);
     Ok(count(pos, preset, depth, &mut bufs, bulk))
@@ -127,9 +128,14 @@ pub fn parallel(
     bulk: bool,
     threads: usize,
 ) -> Result<u64, PerftError> {
+    crate::budget::command(|| split(pos, preset, depth, bulk, threads))
+}
+
+fn split(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool, threads: usize) -> Result<u64, PerftError> {
     if threads <= 1 || depth < 2 || super::end::terminal(pos, preset)?.is_some() {
         return try_perft(pos, preset, depth, bulk);
     }
+    let budget = crate::budget::current();
     let mut children: Vec<Position> = Vec::new();
     for_each_turn(pos, preset, &mut |p, _| {
         children.push(p.clone());
@@ -140,10 +146,14 @@ pub fn parallel(
         let workers: Vec<_> = children
             .chunks_mut(per)
             .map(|share| {
-                // As large a stack as the main command's: a hook nests as deep here as there.
+                let budget = budget.clone();
+                // As large a stack as the main command's: a hook nests as deep here as there; and
+                // the command's budget, shared.
                 crate::stack::builder().spawn_scoped(scope, move || {
-                    share.iter_mut().try_fold(0u64, |n, child| {
-                        Ok::<u64, PerftError>(n + try_perft(child, preset, depth - 1, bulk)?)
+                    crate::budget::under(budget, || {
+                        share.iter_mut().try_fold(0u64, |n, child| {
+                            Ok::<u64, PerftError>(n + try_perft(child, preset, depth - 1, bulk)?)
+                        })
                     })
                 })
             })
@@ -159,6 +169,10 @@ pub fn parallel(
 /// Per root turn counts, for `--divide`: each turn's canonical text and its count.
 pub fn divide(pos: &mut Position, preset: &Preset, depth: usize) -> Result<Vec<(String, u64)>, PerftError> {
     check_depth(depth)?;
+    crate::budget::command(|| divide_within(pos, preset, depth))
+}
+
+fn divide_within(pos: &mut Position, preset: &Preset, depth: usize) -> Result<Vec<(String, u64)>, PerftError> {
     if depth == 0 || super::end::terminal(pos, preset)?.is_some() {
         return Ok(Vec::new());
     }

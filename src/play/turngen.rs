@@ -310,9 +310,10 @@ impl<'a> Gen<'a> {
         };
         for &c in &cands {
             self.tried += 1;
-            if self.tried > MAX_PARTIAL_TURNS {
+            let spent = crate::budget::partial_turns(1);
+            if self.tried > MAX_PARTIAL_TURNS || spent.is_err() {
                 self.give_parts(cands);
-                return Err(self.too_many_tries(i));
+                return Err(self.too_many_tries(i, spent.err()));
             }
             let m = pos.mark();
             if self.step(pos, c, keeps_safe(pos, &c), drops_safe)?.is_none() {
@@ -428,8 +429,11 @@ impl<'a> Gen<'a> {
 
     #[cold]
     #[inline(never)]
-    fn too_many_tries(&self, i: usize) -> ScriptError {
+    fn too_many_tries(&self, i: usize, spent: Option<crate::budget::Spent>) -> ScriptError {
         let span = self.preset.script.turn.get(i).map_or_else(Default::default, |s| s.span);
+        if let Some(spent) = spent {
+            return ScriptError::new(span, spent.to_string());
+        }
         ScriptError::new(
             span,
             format!(

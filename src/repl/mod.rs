@@ -16,8 +16,13 @@ pub use session::Repl;
 pub use terminal::{history_path, run};
 
 impl Repl {
-    /// Run one line: a command, or else a turn to play. Errors leave the game as it was.
+    /// Run one line: a command, or else a turn to play. Errors leave the game as it was. Each line
+    /// is one command, with its own budget ([`crate::budget`]).
     pub fn execute(&mut self, line: &str) -> Result<String, String> {
+        crate::budget::fresh(|| self.execute_line(line))
+    }
+
+    fn execute_line(&mut self, line: &str) -> Result<String, String> {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             return Ok(String::new());

@@ -159,17 +159,37 @@ fn save_history(rl: &mut Editor, path: &std::path::Path) {
     }
 }
 
-/// Written beside the file, then renamed: a session killed while saving never leaves the history
-/// cut short. rustyline writes nothing when no line was added since its last save.
+/// Written as `save` writes a game ([`crate::files::write_private`]): a new file of an unguessable
+/// name beside it, renamed over it, readable by its owner only; never through a link, never over
+/// what is not a regular file, and a session killed while saving never leaves the history cut short.
 fn write_history(rl: &mut Editor, path: &std::path::Path) -> Result<(), String> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     }
-    let tmp = path.with_extension("tmp");
-    let _ = std::fs::remove_file(&tmp);
-    rl.save_history(&tmp).map_err(|e| e.to_string())?;
-    if tmp.exists() {
-        std::fs::rename(&tmp, path).map_err(|e| e.to_string())?;
+    crate::files::write_private(path, &history_text(rl.history().iter())).map_err(|e| e.to_string())
+}
+
+/// rustyline's history file: `#V2`, then one line per entry with `\` and line feeds escaped.
+fn history_text<'h>(entries: impl Iterator<Item = &'h String>) -> String {
+    let mut text = String::from("#V2\n");
+    for e in entries {
+        text.push_str(&e.replace('\\', "\\\\").replace('\n', "\\n"));
+        text.push('\n');
     }
-    Ok(())
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_history_is_written_as_rustyline_reads_it() {
+        use rustyline::history::{FileHistory, History};
+        let entries = ["e4".to_string(), "say \\ a\nb".to_string()];
+        let path = std::env::temp_dir().join(format!("herald-history-{}", std::process::id()));
+        crate::files::write_private(&path, &super::history_text(entries.iter())).expect("writes");
+        let mut h = FileHistory::new();
+        h.load(&path).expect("loads");
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(h.iter().cloned().collect::<Vec<_>>(), entries);
+    }
 }

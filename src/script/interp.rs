@@ -180,8 +180,14 @@ impl<'a> Interp<'a> {
     }
 
     /// Run a body with arguments; `reject` ends it with `Rejected`.
+    /// The steps are charged to the command's budget too ([`crate::budget`]).
     pub fn run(&mut self, body: &Body, args: Vec<Value>) -> Result<Outcome, ScriptError> {
-        match self.call(body, args, body.span) {
+        let before = self.steps;
+        let r = self.call(body, args, body.span);
+        if let Err(spent) = crate::budget::steps(self.steps.saturating_sub(before)) {
+            return Err(ScriptError::new(body.span, format!("{spent} (stopped in `{}`)", self.where_)));
+        }
+        match r {
             Ok(v) => Ok(Outcome::Done(v)),
             Err(Stop::Reject(r)) => Ok(Outcome::Rejected(*r)),
             Err(Stop::Error(e)) => Err(*e),

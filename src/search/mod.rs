@@ -82,7 +82,12 @@ impl Searcher {
     }
 
     /// The best turn for the side to move. The position is unchanged afterwards.
+    /// One search is one command: it has its own budget ([`crate::budget`]).
     pub fn search(&mut self, p: &Preset, pos: &mut Position, limits: &Limits) -> Result<SearchResult, SearchError> {
+        crate::budget::fresh(|| self.search_within(p, pos, limits))
+    }
+
+    fn search_within(&mut self, p: &Preset, pos: &mut Position, limits: &Limits) -> Result<SearchResult, SearchError> {
         let script = |e: crate::script::ScriptError| SearchError::Script(e.render(p));
         if let Some(over) = crate::play::end::terminal(pos, p).map_err(script)? {
             return Err(SearchError::GameOver(over.to_string()));
@@ -122,6 +127,15 @@ impl Searcher {
 
     /// Every legal turn with its score from a search `depth` plies deep (for varied openings).
     pub fn root_scores(&mut self, p: &Preset, pos: &mut Position, depth: u32) -> Result<Vec<(Turn, i32)>, SearchError> {
+        crate::budget::fresh(|| self.root_scores_within(p, pos, depth))
+    }
+
+    fn root_scores_within(
+        &mut self,
+        p: &Preset,
+        pos: &mut Position,
+        depth: u32,
+    ) -> Result<Vec<(Turn, i32)>, SearchError> {
         let script = |e: crate::script::ScriptError| SearchError::Script(e.render(p));
         let turns = crate::play::turngen::legal_turns(pos, p).map_err(script)?;
         let mut ev = Evaluator::new(p);

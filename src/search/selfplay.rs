@@ -203,14 +203,17 @@ pub fn run(
     let stem = std::path::Path::new(spec).file_stem().map_or("game".into(), |s| s.to_string_lossy().to_string());
     for i in 1..=opts.games {
         let setup_seed = opts.seed.wrapping_add(i as u64 - 1);
-        let r = play_game(preset, None, Some(setup_seed), &mut rng, opts).map_err(|e| format!("game {i}: {e}"))?;
+        // Each game is one command, with its own budget (each search in it has its own too).
+        let r = crate::budget::fresh(|| play_game(preset, None, Some(setup_seed), &mut rng, opts))
+            .map_err(|e| format!("game {i}: {e}"))?;
         summary.add(&r);
         writeln!(out, "game {i}: {}", r.summary()).map_err(|e| e.to_string())?;
         if let Some(dir) = save {
             let title = format!("Self-play: {} game {i} of seed {}", preset.name, opts.seed);
             let path = dir.join(format!("{stem}-seed{}-{i}.yaml", opts.seed));
             std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-            std::fs::write(&path, to_yaml(&yaml_preset(spec), &title, &r))
+            // As the REPL's `save`: never through a planted link, never over what is not a file.
+            crate::files::write_text(&path, &to_yaml(&yaml_preset(spec), &title, &r))
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
     }

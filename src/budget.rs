@@ -1,0 +1,173 @@
+//! One command's budget: the partial turns it tries and the hook steps it runs, over everything it
+//! does (every listing of a perft, a search or a sample game), shared by every thread it runs on.
+//!
+//! Each hook call has its own step budget and each listing of a position's turns its own budget of
+//! partial turns, but a command lists turns again and again: without a total, a hostile preset that
+//! makes every listing nearly as costly as it may (a million partial turns, each running a hook of
+//! two million steps) turns a `perft 2` or a search of 20,000 nodes into days. The total here ends
+//! such a command with a clear error within minutes, far above what any shipped preset's tests or
+//! benchmarks spend.
+//!
+//! A command installs a budget on its thread ([`command`], [`fresh`]); a worker thread of the same
+//! command runs [`under`] the command's. Code running with no budget installed (a library caller)
+//! is bounded by the per-call and per-listing limits only.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Partial turns (parts applied with their hooks) one command may try in all its listings.
+pub const MAX_PARTIAL_TURNS: u64 = 200_000_000;
+
+/// Hook steps one command may run in all (a hook call alone may run 2,000,000).
+pub const MAX_STEPS: u64 = 4_000_000_000;
+
+/// What a thread counts before adding to the shared total: a hook call or partial turn costs a
+/// thread-local addition, not an atomic one on a line every thread of a perft writes.
+const BATCH: u64 = 1 << 16;
+
+/// The totals of one command, and its limits.
+#[derive(Debug)]
+pub struct Budget {
+    partial_turns: AtomicU64,
+    steps: AtomicU64,
+    max_partial_turns: u64,
+    max_steps: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget::limited(MAX_PARTIAL_TURNS, MAX_STEPS)
+    }
+}
+
+impl Budget {
+    /// A budget with other limits than a command's (for tests of what spends it).
+    pub fn limited(max_partial_turns: u64, max_steps: u64) -> Budget {
+        Budget { partial_turns: AtomicU64::new(0), steps: AtomicU64::new(0), max_partial_turns, max_steps }
+    }
+}
+
+/// What this thread spends, and the command it spends it for.
+#[derive(Default)]
+struct Local {
+    budget: Option<Arc<Budget>>,
+    partial_turns: u64,
+    steps: u64,
+}
+
+thread_local! {
+    static LOCAL: RefCell<Local> = RefCell::new(Local::default());
+}
+
+/// Which total a command went over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Spent {
+    #[error(
+        "this command tried more than {0} partial turns in all its listings of turns (turns of \
+         several parts multiply; limit the candidates with `from`)"
+    )]
+    PartialTurns(u64),
+    #[error("this command's hooks ran for more than {0} steps in all")]
+    Steps(u64),
+}
+
+/// Run `f` as one command: under the budget this thread already has (a command calling another's
+/// code: `perft --divide`, a search inside a REPL line), or else a fresh one.
+pub fn command<T>(f: impl FnOnce() -> T) -> T {
+    match current() {
+        Some(_) => f(),
+        None => fresh(f),
+    }
+}
+
+/// Run `f` as a new command with a fresh budget, whatever this thread had (a REPL line, one
+/// sample game of `herald test`, one search); the budget before is restored after.
+pub fn fresh<T>(f: impl FnOnce() -> T) -> T {
+    under(Some(Arc::default()), f)
+}
+
+/// The budget this thread spends, to hand to the worker threads of the same command.
+pub fn current() -> Option<Arc<Budget>> {
+    LOCAL.with(|l| l.borrow().budget.clone())
+}
+
+/// Run `f` spending `budget` (a worker thread of a command: [`current`] on the command's thread).
+pub fn under<T>(budget: Option<Arc<Budget>>, f: impl FnOnce() -> T) -> T {
+    /// Puts the thread's budget back, also when `f` panics.
+    struct Restore(Option<Local>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            if let Some(saved) = self.0.take() {
+                LOCAL.with(|l| *l.borrow_mut() = saved);
+            }
+        }
+    }
+    let saved = LOCAL.with(|l| std::mem::replace(&mut *l.borrow_mut(), Local { budget, ..Local::default() }));
+    let _restore = Restore(Some(saved));
+    f()
+}
+
+/// Charge partial turns to the command.
+#[inline]
+pub fn partial_turns(n: u64) -> Result<(), Spent> {
+    charge(|l| &mut l.partial_turns, |b| (&b.partial_turns, b.max_partial_turns), n, Spent::PartialTurns)
+}
+
+/// Charge the steps of a hook call to the command.
+#[inline]
+pub fn steps(n: u64) -> Result<(), Spent> {
+    charge(|l| &mut l.steps, |b| (&b.steps, b.max_steps), n, Spent::Steps)
+}
+
+#[inline]
+fn charge(
+    local: impl Fn(&mut Local) -> &mut u64,
+    shared: impl Fn(&Budget) -> (&AtomicU64, u64),
+    n: u64,
+    spent: fn(u64) -> Spent,
+) -> Result<(), Spent> {
+    LOCAL.with(|l| {
+        let mut l = l.borrow_mut();
+        let Some(budget) = l.budget.clone() else { return Ok(()) };
+        let pending = local(&mut l);
+        *pending += n;
+        if *pending < BATCH {
+            return Ok(());
+        }
+        let add = std::mem::take(pending);
+        let (total, max) = shared(&budget);
+        let total = total.fetch_add(add, Ordering::Relaxed).saturating_add(add);
+        if total > max { Err(spent(max)) } else { Ok(()) }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_shares_its_budget_with_its_workers_and_a_fresh_one_starts_again() {
+        assert_eq!(steps(MAX_STEPS * 2), Ok(()), "no budget installed: no total");
+        command(|| {
+            assert_eq!(steps(MAX_STEPS / 2), Ok(()));
+            let b = current();
+            std::thread::scope(|s| {
+                s.spawn(|| under(b, || assert_eq!(steps(MAX_STEPS / 2 + 1), Err(Spent::Steps(MAX_STEPS)))));
+            });
+            command(|| assert_eq!(steps(BATCH), Err(Spent::Steps(MAX_STEPS)), "the same command"));
+            fresh(|| assert_eq!(steps(MAX_STEPS / 2), Ok(()), "a new command"));
+            assert_eq!(steps(BATCH), Err(Spent::Steps(MAX_STEPS)), "restored");
+        });
+        assert!(current().is_none());
+    }
+
+    #[test]
+    fn partial_turns_are_counted_in_batches() {
+        fresh(|| {
+            assert_eq!(partial_turns(MAX_PARTIAL_TURNS - 1), Ok(()));
+            assert_eq!((0..BATCH - 1).try_for_each(|_| partial_turns(1)), Ok(()), "pending");
+            assert_eq!(partial_turns(1), Err(Spent::PartialTurns(MAX_PARTIAL_TURNS)));
+        });
+    }
+}
