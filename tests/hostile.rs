@@ -312,7 +312,7 @@ fn numbers_at_the_edge_of_their_type_are_errors_or_saturate_never_wrap() {
     // Found by the `fen` fuzz target: a run of twenty digits in a rank overflowed `file + n` (a
     // panic with overflow checks; in release it wrapped round and the rank's width came out wrong).
     let chess = std::sync::Arc::new(herald::check::load_named("chess").expect("chess loads"));
-    let e = herald::engine::fen::parse(&chess, "4k3/7p/8/3p4/8/2N5/8/k1K18446744073709551615 w - - 0 1")
+    let e = herald::play::fen::parse(&chess, "4k3/7p/8/3p4/8/2N5/8/k1K18446744073709551615 w - - 0 1")
         .expect_err("wider than the board")
         .to_string();
     assert!(e.contains("rank 1 describes 18446744073709551615 squares"), "{e}");

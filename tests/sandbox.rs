@@ -220,7 +220,7 @@ fn turns_of_several_parts_stop_at_the_partial_turn_budget() {
 #[test]
 fn a_command_that_lists_turns_again_and_again_has_one_budget_shared_by_its_threads() {
     use herald::budget::{Budget, under};
-    use herald::engine::perft;
+    use herald::play::perft;
     // Twelve holes and turns of four `construct` parts: 11,880 turns, below each of which Black has
     // 1,680; each listing is far within one listing's limit, but a perft lists again below every
     // turn. Under a command budget of 100,000 partial turns (the CLI's is 200,000,000), `perft 2`
