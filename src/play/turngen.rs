@@ -64,16 +64,7 @@ pub fn for_each_turn(pos: &mut Position, preset: &Preset, visit: &mut Visit) -> 
         }
         return Ok(());
     }
-    let mut g = Gen {
-        preset,
-        mover: pos.side,
-        said: None,
-        safe_at: None,
-        leaf: false,
-        counted: 0,
-        tried: 0,
-        spare: Vec::new(),
-    };
+    let mut g = Gen::new(preset, pos.side, None, false);
     pos.begin_turn();
     let r = g.start(pos).and_then(|ok| if ok { g.parts(pos, 0, &mut Turn::default(), visit) } else { Ok(()) });
     pos.unmake();
@@ -90,8 +81,7 @@ pub fn count_turns(pos: &mut Position, preset: &Preset) -> Result<u64, ScriptErr
         pos.legal_moves(preset, &mut moves);
         return Ok(moves.len() as u64);
     }
-    let mut g =
-        Gen { preset, mover: pos.side, said: None, safe_at: None, leaf: true, counted: 0, tried: 0, spare: Vec::new() };
+    let mut g = Gen::new(preset, pos.side, None, true);
     let mut visited = 0;
     pos.begin_turn();
     let r = g.start(pos).and_then(|ok| {
@@ -143,16 +133,7 @@ pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<Str
         }
         return Ok(());
     }
-    let mut g = Gen {
-        preset,
-        mover: pos.side,
-        said: Some(said),
-        safe_at: None,
-        leaf: false,
-        counted: 0,
-        tried: 0,
-        spare: Vec::new(),
-    };
+    let mut g = Gen::new(preset, pos.side, Some(said), false);
     pos.begin_turn();
     let r = g.play(pos, turn);
     match r {
@@ -170,16 +151,7 @@ pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<Str
 
 /// Play a turn with every hook and take it back: why a rule refuses it, if one does.
 pub fn trial(pos: &mut Position, preset: &Preset, turn: &Turn) -> Result<Option<String>, ScriptError> {
-    let mut g = Gen {
-        preset,
-        mover: pos.side,
-        said: None,
-        safe_at: None,
-        leaf: false,
-        counted: 0,
-        tried: 0,
-        spare: Vec::new(),
-    };
+    let mut g = Gen::new(preset, pos.side, None, false);
     pos.begin_turn();
     let r = g.play(pos, turn);
     pos.unmake();
@@ -193,6 +165,11 @@ pub enum PlayError {
 }
 
 impl<'a> Gen<'a> {
+    /// A generator for `mover`'s turn; `said` collects the scripts' messages, `leaf` only counts.
+    fn new(preset: &'a Preset, mover: Side, said: Option<&'a mut Vec<String>>, leaf: bool) -> Self {
+        Gen { preset, mover, said, safe_at: None, leaf, counted: 0, tried: 0, spare: Vec::new() }
+    }
+
     /// Put the turn's scratch variables (`var`) back to their initial values, so that a position
     /// between turns is all board, hands and `state`.
     fn reset_vars(&self, pos: &mut Position) {
