@@ -13,12 +13,10 @@ python-chess it prints `skipped: python-chess not installed` and exits 0.
 """
 import argparse
 import os
-import re
-import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TABLES = [os.path.join(ROOT, "tests", "perft.txt"), os.path.join(ROOT, "tests", "reference", "fairy_positions.txt")]
+# Running Herald and reading the perft tables are fairy_perft.py's (this directory is on the path).
+from fairy_perft import ROOT, TABLES, herald_perft, rows, uci_of
 
 # (FEN, depth): positions chosen for the rules that differ from chess.
 POSITIONS = [
@@ -67,37 +65,6 @@ def python_divide(board, depth):
     return out
 
 
-def herald_perft(herald, fen, depth, divide=False):
-    cmd = [herald, "perft", "atomic", str(depth), "--no-draws"]
-    if fen is not None:
-        cmd += ["--fen", fen]
-    if divide:
-        cmd.append("--divide")
-    r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
-    if r.returncode != 0:
-        return None, r.stderr.strip(), {}
-    m = re.search(r"perft \d+ nodes (\d+)", r.stdout)
-    moves = {}
-    for line in r.stdout.splitlines():
-        k, sep, n = line.rpartition(": ")
-        if sep and n.isdigit():
-            sq = re.findall(r"[a-z]\d+", k)
-            promo = re.search(r";\s*([A-Za-z])-", k)
-            moves["".join(sq[:2]) + (promo.group(1).lower() if promo else "")] = (k, int(n))
-    return int(m.group(1)) if m else None, r.stdout.strip(), moves
-
-
-def table_rows():
-    for path in TABLES:
-        if not os.path.exists(path):
-            continue
-        for n, line in enumerate(open(path), 1):
-            f = [x.strip() for x in line.split(";")]
-            if len(f) == 3 and f[0] == "atomic":
-                fen = None if f[1] == "setup" else f[1]
-                yield "%s:%d" % (os.path.relpath(path, ROOT), n), fen, [int(x) for x in f[2].split()]
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--max-depth", type=int, default=99)
@@ -114,7 +81,8 @@ def main():
         print("herald not found at %s: run `cargo build --release` or give --herald" % a.herald)
         return 2
     jobs = []
-    for where, fen, counts in table_rows():
+    for path, n, _, fen, counts in rows(TABLES, "atomic", {"atomic"}):
+        where = "%s:%d" % (path, n)
         for d, want in enumerate(counts, 1):
             if d <= a.max_depth and (a.max_nodes is None or want <= a.max_nodes):
                 jobs.append((where, fen, d, want))
@@ -125,7 +93,7 @@ def main():
     for where, fen, d, want in jobs:
         board = chess.variant.AtomicBoard(fen) if fen else chess.variant.AtomicBoard()
         ref = python_perft(board, d)
-        got, out, _ = herald_perft(a.herald, fen, d)
+        got, out, _ = herald_perft(a.herald, "atomic", fen, d)
         ok = got == ref and (want is None or want == ref)
         table = "" if want is None else ", table %d" % want
         print("%s %s %s depth %d: herald %s, python-chess %d%s" % ("ok  " if ok else "FAIL", where, fen or "setup", d, got, ref, table))
@@ -136,7 +104,8 @@ def main():
             continue
         failed += 1
         if a.divide and got is not None:
-            _, _, mine = herald_perft(a.herald, fen, d, divide=True)
+            _, _, turns = herald_perft(a.herald, "atomic", fen, d, divide=True)
+            mine = {uci_of(k): (k, n) for k, n in turns.items()}
             theirs = python_divide(board, d)
             for key in sorted(set(mine) | set(theirs)):
                 h = mine.get(key, ("-", None))
