@@ -703,14 +703,8 @@ impl Checker {
     ) -> movement::Limits {
         let mut out = movement::Limits { regions: vec![BySide::new(Vec::new(), Vec::new())], ..Default::default() };
         for w in within {
-            match regions.get(&w.node) {
-                Some(zone) => out.regions.push(zone.clone()),
-                None => {
-                    let known: Vec<&String> = regions.keys().collect();
-                    self.err(w.span, format!("unknown region `{}`{}", w.node, suggest(&w.node, known)));
-                    out.regions.push(BySide::new(vec![false; l.geo.cells], vec![false; l.geo.cells]));
-                }
-            }
+            let zone = self.region_named(regions, w);
+            out.regions.push(zone.unwrap_or_else(|| BySide::new(vec![false; l.geo.cells], vec![false; l.geo.cells])));
         }
         for (k, p) in m.pieces.values().enumerate() {
             let mut bits = |names: &[Name]| names.iter().filter_map(|n| self.kind(l, n)).fold(0u64, |b, k| b | 1 << k);
@@ -766,14 +760,7 @@ impl Checker {
         let mut out = vec![None; l.kinds.len()];
         for p in m.promotions.values() {
             let piece = self.kind(l, &p.piece);
-            let zone = regions.get(&p.region.node).cloned();
-            if zone.is_none() {
-                let known: Vec<&String> = regions.keys().collect();
-                self.err(
-                    p.region.span,
-                    format!("unknown region `{}`{}", p.region.node, suggest(&p.region.node, known)),
-                );
-            }
+            let zone = self.region_named(regions, &p.region);
             let choices: Vec<usize> = p.choices.iter().filter_map(|c| self.kind(l, c)).collect();
             if let (Some(k), Some(zone)) = (piece, zone) {
                 out[k] = Some(Promotion {
@@ -846,8 +833,9 @@ impl Checker {
         (extra, base)
     }
 
-    /// The region a declaration names (`gating in R`, `en_passant in R`, `fen_unmoved in R`), or an
-    /// error with a did-you-mean when there is none.
+    /// The region a declaration names (`within R`, `promote ... in R`, `drop K in R`, `end reach R`,
+    /// `gating in R`, `en_passant in R`, `fen_unmoved in R`), or an error with a did-you-mean when
+    /// there is none.
     fn region_named(&mut self, regions: &IndexMap<String, BySide<Vec<bool>>>, r: &Name) -> Option<BySide<Vec<bool>>> {
         let zone = regions.get(&r.node).cloned();
         if zone.is_none() {
@@ -867,11 +855,7 @@ impl Checker {
         let mut out = vec![None; l.kinds.len()];
         for (negate, piece, region) in m.drop_zones.values() {
             let kind = self.kind(l, piece);
-            let Some(zone) = regions.get(&region.node) else {
-                let known: Vec<&String> = regions.keys().collect();
-                self.err(region.span, format!("unknown region `{}`{}", region.node, suggest(&region.node, known)));
-                continue;
-            };
+            let Some(zone) = self.region_named(regions, region) else { continue };
             if let Some(k) = kind {
                 let flip = |z: &Vec<bool>| z.iter().map(|&b| b != *negate).collect::<Vec<bool>>();
                 out[k] = Some(BySide::new(flip(&zone[Side::White]), flip(&zone[Side::Black])));
@@ -961,18 +945,11 @@ impl Checker {
                 EndCond::Passes => EndRule::Passes(e.outcome),
                 EndCond::Facing => EndRule::Facing(e.outcome),
                 EndCond::Reach(region, by, answered) => {
-                    let Some(zone) = regions.get(&region.node) else {
-                        let known: Vec<&String> = regions.keys().collect();
-                        self.err(
-                            region.span,
-                            format!("unknown region `{}`{}", region.node, suggest(&region.node, known)),
-                        );
-                        continue;
-                    };
+                    let Some(zone) = self.region_named(regions, region) else { continue };
                     let royal: Vec<usize> =
                         l.kinds.iter().enumerate().filter(|(_, k)| k.royal).map(|(i, _)| i).collect();
                     let kinds = if by.is_empty() { royal } else { by.iter().filter_map(|k| self.kind(l, k)).collect() };
-                    EndRule::Reach(zone.clone(), kinds, *answered, e.outcome)
+                    EndRule::Reach(zone, kinds, *answered, e.outcome)
                 }
                 EndCond::Bare => EndRule::Bare(e.outcome),
                 EndCond::Extinction(kinds, at_most) => {
