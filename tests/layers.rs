@@ -15,7 +15,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("base", &["files", "stack", "budget", "rng", "syntax::span", "diag"]),
     (
         "syntax",
-        &["syntax", "syntax::ast", "syntax::script", "syntax::grammar", "syntax::parse_script", "syntax::parse"],
+        &[
+            "syntax",
+            "syntax::ast",
+            "syntax::script",
+            "syntax::keywords",
+            "syntax::grammar",
+            "syntax::parse_script",
+            "syntax::parse",
+        ],
     ),
     (
         "board vocabulary",

@@ -2,6 +2,7 @@
 //! parser share (declarations in `parse.rs`, scripts in `parse_script.rs`).
 
 use super::ast::Name;
+use super::keywords::Keywords;
 use super::span::{SourceId, Span, Spanned};
 use crate::diag::Diagnostic;
 use pest::iterators::Pair;
@@ -42,6 +43,17 @@ impl Lower {
             .map(|n| Spanned::new(n, span))
             .map_err(|_| Diagnostic::new(span, format!("number `{}` is too large", p.as_str())))
     }
+
+    /// A word of one of the grammar's closed sets, looked up in its table.
+    pub(super) fn keyword<T: Copy>(&self, k: &Keywords<T>, p: P) -> Result<T, Diagnostic> {
+        k.get(p.as_str(), self.span(&p))
+    }
+}
+
+/// A grammar rule where the lowering does not expect it: a rule added to the grammar and not yet
+/// handled. An error at the text, never a guessed meaning.
+pub(super) fn unexpected(rule: Rule, span: Span) -> Diagnostic {
+    Diagnostic::new(span, format!("internal error: the grammar's {rule:?} is not handled here"))
 }
 
 fn unescape(s: &str) -> String {

@@ -2,6 +2,7 @@
 
 pub mod ast;
 mod grammar;
+mod keywords;
 pub mod parse;
 pub mod parse_script;
 pub mod script;

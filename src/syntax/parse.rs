@@ -1,7 +1,8 @@
 //! Pest pairs to AST: one `lower_*` function per grammar rule; the only module that sees a `Pair`.
 
 use super::ast::*;
-use super::grammar::{Lower, P, PresetParser, Rule};
+use super::grammar::{Lower, P, PresetParser, Rule, unexpected};
+use super::keywords::*;
 use super::script::Expr;
 use super::span::{SourceId, Span, Spanned};
 use crate::diag::Diagnostic;
@@ -350,17 +351,12 @@ impl Lower {
             Rule::board_decl => Decl::Board { files: self.int(next()?)?, ranks: self.int(next()?)? },
             Rule::colours_decl => {
                 let square = self.name(next()?);
-                let shade = if next()?.as_str() == "light" { Shade::Light } else { Shade::Dark };
+                let shade = self.keyword(&SHADES, next()?)?;
                 Decl::Colours { square, shade }
             }
             Rule::side_decl => {
-                let white = next()?.as_str() == "white";
-                let dir = match next()?.as_str() {
-                    "up" => Direction::Up,
-                    "down" => Direction::Down,
-                    "left" => Direction::Left,
-                    _ => Direction::Right,
-                };
+                let white = self.keyword(&SIDE_NAMES, next()?)?;
+                let dir = self.keyword(&DIRECTIONS, next()?)?;
                 Decl::Side { white, dir, span }
             }
             Rule::piece_decl => Decl::Piece(self.piece(span, it)?),
@@ -370,7 +366,7 @@ impl Lower {
             Rule::castle_decl => Decl::Castle(self.castle(span, it)?),
             Rule::end_decl => Decl::End(self.end(span, it)?),
             Rule::remove_decl => Decl::Remove(self.remove(next()?)?),
-            Rule::safety_decl => Decl::RoyalSafety(next()?.as_str() == "on"),
+            Rule::safety_decl => Decl::RoyalSafety(self.keyword(&ON_OFF, next()?)?),
             Rule::state_decl | Rule::var_decl => Decl::Var(self.var(rule == Rule::state_decl, it)?),
             Rule::fn_decl => Decl::Fn(self.func(span, it)?),
             Rule::hook_decl => Decl::Hook(self.hook(span, it)?),
@@ -450,7 +446,8 @@ impl Lower {
                     for q in inner {
                         match q.as_rule() {
                             Rule::calm_kw => calm = true,
-                            _ => within = q.into_inner().nth(1).map(|r| self.name(r)),
+                            Rule::within => within = q.into_inner().nth(1).map(|r| self.name(r)),
+                            other => return Err(unexpected(other, self.span(&q))),
                         }
                     }
                     if within.is_some() || calm {
@@ -470,7 +467,7 @@ impl Lower {
                 Rule::promoted_attr => {
                     decl.promoted_from = attr.into_inner().find(|p| p.as_rule() == Rule::ident).map(|p| self.name(p))
                 }
-                _ => return Err(Diagnostic::new(self.span(&attr), "unknown piece attribute")),
+                other => return Err(unexpected(other, self.span(&attr))),
             }
         }
         Ok(decl)
@@ -485,7 +482,8 @@ impl Lower {
                     let n = item.into_inner().next().ok_or_else(|| Diagnostic::new(span, "rank needs a number"))?;
                     RegionItem::Rank(self.int(n)?)
                 }
-                _ => RegionItem::Squares(item.into_inner().map(|s| self.name(s)).collect()),
+                Rule::squares_item => RegionItem::Squares(item.into_inner().map(|s| self.name(s)).collect()),
+                other => return Err(unexpected(other, self.span(&item))),
             });
         }
         Ok(RegionDecl { name, items })
@@ -507,15 +505,19 @@ impl Lower {
                 Rule::hand_choice => {
                     hand = Some(HandPick::Any);
                     for q in p.into_inner() {
-                        match (q.as_rule(), q.as_str()) {
-                            (Rule::hand_end, "first") => hand = Some(HandPick::First),
-                            (Rule::hand_end, _) => hand = Some(HandPick::Last),
-                            (Rule::ident, _) => names.push(self.name(q)),
-                            _ => {}
+                        match q.as_rule() {
+                            Rule::hand_end => {
+                                let first = self.keyword(&HAND_ENDS, q)?;
+                                hand = Some(if first { HandPick::First } else { HandPick::Last });
+                            }
+                            Rule::ident => names.push(self.name(q)),
+                            Rule::hand_kw | Rule::else_kw => {}
+                            other => return Err(unexpected(other, self.span(&q))),
                         }
                     }
                 }
-                _ => names.push(self.name(p)),
+                Rule::ident => names.push(self.name(p)),
+                other => return Err(unexpected(other, self.span(&p))),
             }
         }
         if names.len() < 3 && hand.is_none() {
@@ -552,7 +554,8 @@ impl Lower {
                 Rule::repetition => cond = Some(EndCond::Repetition(self.first_int(span, p)?)),
                 Rule::move_limit => cond = Some(EndCond::MoveLimit(self.first_int(span, p)?)),
                 Rule::insufficient => {
-                    cond = Some(EndCond::Insufficient(p.into_inner().map(|m| self.material(m)).collect()))
+                    cond =
+                        Some(EndCond::Insufficient(p.into_inner().map(|m| self.material(m)).collect::<Result<_, _>>()?))
                 }
                 Rule::passes_end => cond = Some(EndCond::Passes),
                 Rule::facing_end => cond = Some(EndCond::Facing),
@@ -575,14 +578,8 @@ impl Lower {
                         items.into_iter().filter(|i| i.as_rule() == Rule::ident).map(|i| self.name(i)).collect();
                     cond = Some(EndCond::Extinction((!all).then_some(kinds), at_most))
                 }
-                Rule::outcome => {
-                    outcome = match p.as_str() {
-                        "wins" => Outcome::Wins,
-                        "loses" => Outcome::Loses,
-                        _ => Outcome::Draws,
-                    }
-                }
-                _ => return Err(Diagnostic::new(self.span(&p), "unexpected token in end condition")),
+                Rule::outcome => outcome = self.keyword(&OUTCOMES, p)?,
+                other => return Err(unexpected(other, self.span(&p))),
             }
         }
         let cond = cond.ok_or_else(|| Diagnostic::new(span, "end needs a condition"))?;
@@ -594,7 +591,7 @@ impl Lower {
         self.int(n)
     }
 
-    fn material(&self, p: P) -> MaterialPattern {
+    fn material(&self, p: P) -> Result<MaterialPattern, Diagnostic> {
         let mut pat = MaterialPattern { items: Vec::new(), same_colour: false };
         for q in p.into_inner() {
             match q.as_rule() {
@@ -605,10 +602,11 @@ impl Lower {
                     }
                 }
                 Rule::same_colour => pat.same_colour = true,
-                _ => {}
+                Rule::none_kw => {}
+                other => return Err(unexpected(other, self.span(&q))),
             }
         }
-        pat
+        Ok(pat)
     }
 
     fn remove(&self, p: P) -> Result<RemoveDecl, Diagnostic> {
@@ -624,22 +622,8 @@ impl Lower {
         Ok(match rule {
             Rule::remove_piece => RemoveDecl::Piece(self.name(first)),
             Rule::remove_promotion => RemoveDecl::Promotion(self.name(first)),
-            _ => {
-                let kind = match first.as_str() {
-                    "checkmate" => EndKind::Checkmate,
-                    "stalemate" => EndKind::Stalemate,
-                    "repetition" => EndKind::Repetition,
-                    "moves" => EndKind::MoveLimit,
-                    "passes" => EndKind::Passes,
-                    "facing" => EndKind::Facing,
-                    "reach" => EndKind::Reach,
-                    "extinction" => EndKind::Extinction,
-                    "checks" => EndKind::Checks,
-                    "bare" => EndKind::Bare,
-                    _ => EndKind::Insufficient,
-                };
-                RemoveDecl::End(kind, span)
-            }
+            Rule::remove_end => RemoveDecl::End(self.keyword(&END_KINDS, first)?, span),
+            other => return Err(unexpected(other, span)),
         })
     }
 }

@@ -1,6 +1,7 @@
 //! Pest pairs to the script AST: functions, hooks, turn parts, statements and expressions.
 
-use super::grammar::{Lower, P, Rule};
+use super::grammar::{Lower, P, Rule, unexpected};
+use super::keywords::*;
 use super::script::*;
 use super::span::{Span, Spanned};
 use crate::diag::Diagnostic;
@@ -81,23 +82,12 @@ impl Lower {
             }
             Rule::phase_point => {
                 let mut w = point.into_inner();
-                let phase = match w.next().map(|p| p.as_str()) {
-                    Some("before") => Phase::Before,
-                    Some("validate") => Phase::Validate,
-                    _ => Phase::After,
-                };
-                let kind =
-                    w.next().and_then(|p| PartKind::from_word(p.as_str())).ok_or_else(|| missing(span, "hook"))?;
+                let phase = self.keyword(&PHASES, w.next().ok_or_else(|| missing(span, "hook"))?)?;
+                let kind = self.part_kind(w.next().ok_or_else(|| missing(span, "hook"))?)?;
                 HookPoint::Part(phase, kind)
             }
-            _ => match point.as_str() {
-                "turn_start" => HookPoint::TurnStart,
-                "turn_end" => HookPoint::TurnEnd,
-                "capture" => HookPoint::Capture,
-                "announce" => HookPoint::Announce,
-                "setup" => HookPoint::Setup,
-                _ => HookPoint::GameEnd,
-            },
+            Rule::simple_point => self.keyword(&SIMPLE_POINTS, point)?,
+            other => return Err(unexpected(other, span)),
         };
         let body = self.block(it.next().ok_or_else(|| missing(span, "hook"))?)?;
         Ok(HookDecl { point, body, span })
@@ -113,15 +103,27 @@ impl Lower {
             match q.as_rule() {
                 Rule::optional_kw => optional = true,
                 Rule::if_possible_kw => if_possible = true,
-                Rule::part_kind => kinds.extend(PartKind::from_word(q.as_str())),
+                Rule::part_kind => kinds.push(self.part_kind(q)?),
                 Rule::or_op => {}
-                _ => from = Some(self.expr(q)?),
+                Rule::expr => from = Some(self.expr(q)?),
+                other => return Err(unexpected(other, self.span(&q))),
             }
         }
         if kinds.is_empty() {
             return Err(missing(span, "turn part"));
         }
         Ok(TurnPartDecl { optional, if_possible, kinds, from, span })
+    }
+
+    /// A part kind word (`move`, `drop`, ...), from [`PartKind`]'s own word list.
+    fn part_kind(&self, p: P) -> R<PartKind> {
+        let span = self.span(&p);
+        PartKind::from_word(p.as_str()).ok_or_else(|| {
+            Diagnostic::new(
+                span,
+                format!("internal error: the grammar's part kind `{}` has no meaning here", p.as_str()),
+            )
+        })
     }
 
     fn block(&self, p: P) -> R<Block> {
@@ -149,7 +151,8 @@ impl Lower {
             Rule::win_stmt => StmtKind::Win(self.expr(next()?)?, self.expr(next()?)?),
             Rule::draw_stmt => StmtKind::Draw(self.expr(next()?)?),
             Rule::say_stmt => StmtKind::Say(self.expr(next()?)?),
-            _ => StmtKind::Expr(self.expr(next()?)?),
+            Rule::expr_stmt => StmtKind::Expr(self.expr(next()?)?),
+            other => return Err(unexpected(other, span)),
         };
         Ok(Spanned::new(kind, span))
     }
@@ -237,23 +240,7 @@ impl Lower {
         let (mut left, mut depth) = self.expr_d(it.next().ok_or_else(|| missing(span, "expression"))?)?;
         while let Some(op) = it.next() {
             let op_span = self.span(&op);
-            let op = match op.as_str().split_whitespace().collect::<Vec<_>>().join(" ").as_str() {
-                "+" => BinOp::Add,
-                "-" => BinOp::Sub,
-                "*" => BinOp::Mul,
-                "/" => BinOp::Div,
-                "%" => BinOp::Rem,
-                "==" => BinOp::Eq,
-                "!=" => BinOp::Ne,
-                "<" => BinOp::Lt,
-                "<=" => BinOp::Le,
-                ">" => BinOp::Gt,
-                ">=" => BinOp::Ge,
-                "in" => BinOp::In,
-                "not in" => BinOp::NotIn,
-                "and" => BinOp::And,
-                _ => BinOp::Or,
-            };
+            let op = self.keyword(&BIN_OPS, op)?;
             let (right, d) = self.expr_d(it.next().ok_or_else(|| missing(span, "expression"))?)?;
             depth = depth.max(d) + 1;
             if depth > MAX_EXPR_DEPTH {
@@ -289,11 +276,12 @@ impl Lower {
                     let f = self.name(suffix.into_inner().next().ok_or_else(|| missing(s, "field"))?);
                     Spanned::new(ExprKind::Field(Box::new(e), f), s)
                 }
-                _ => {
+                Rule::index => {
                     let (i, d) = self.expr_d(suffix.into_inner().next().ok_or_else(|| missing(s, "index"))?)?;
                     depth = depth.max(d + 1);
                     Spanned::new(ExprKind::Index(Box::new(e), Box::new(i)), s)
                 }
+                other => return Err(unexpected(other, s)),
             };
         }
         if depth > MAX_EXPR_DEPTH {
