@@ -3,6 +3,7 @@
 //! The first line names the game: `# play PRESET [--seed N] [--fen FEN] [--board]` (`--board`: the
 //! board is drawn after each turn, in plain letters, as on a terminal without colour; `--glyphs`:
 //! with chess glyphs for the FIDE pieces).
+//! The same for tests/scripts/NAME.txt, the script language's constructs played on small presets.
 //! `HERALD_BLESS=1 cargo test --test transcripts` rewrites the files from what the REPL says now.
 
 mod common;
@@ -56,12 +57,23 @@ fn replay(text: &str) -> Result<String, String> {
     Ok(out)
 }
 
-#[test]
-fn transcripts_match_golden_files() {
-    common::compare_golden("tests/repl", "txt", |path| {
+fn compare_transcripts(dir: &str) {
+    common::compare_golden(dir, "txt", |path| {
         let want = std::fs::read_to_string(path).expect("a readable transcript");
         (path.to_path_buf(), replay(&want).unwrap_or_else(|e| format!("{}: {e}\n", path.display())))
     });
+}
+
+#[test]
+fn transcripts_match_golden_files() {
+    compare_transcripts("tests/repl");
+}
+
+/// The script language, one construct per transcript: tests/scripts/NAME.txt plays the presets beside
+/// it (each extends tests/scripts/base.preset, a 4x4 board of kings and rooks).
+#[test]
+fn script_transcripts_match_golden_files() {
+    compare_transcripts("tests/scripts");
 }
 
 /// A game of a preset whose setup is not drawn names no seed when saved, whatever came before it.

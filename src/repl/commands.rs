@@ -188,8 +188,15 @@ impl Repl {
         let g = fresh(self, Some(arg), self.game.seed)?;
         self.replace(g);
         let warnings = crate::engine::sanity::warnings(&self.game.preset, &self.game.pos);
+        // A position that is already over says so, as a played turn that ends the game does.
+        let result = match self.game.result() {
+            Ok(Some(r)) => Some(format!("result: {r}")),
+            Ok(None) => None,
+            Err(e) => Some(format!("error: {e}")),
+        };
         Ok(std::iter::once(self.game.fen())
             .chain(warnings.into_iter().map(|w| format!("warning: {w}")))
+            .chain(result)
             .collect::<Vec<_>>()
             .join("\n"))
     }
