@@ -29,6 +29,12 @@ impl LoadError {
     pub fn render(&self) -> String {
         self.sources.render_all(&self.diagnostics).trim_end().to_string()
     }
+
+    /// Each diagnostic as its location (`path:line:col`) and message, without the quoted source:
+    /// for places that show one line per problem.
+    pub fn headlines(&self) -> impl Iterator<Item = (String, &str)> {
+        self.diagnostics.iter().map(|d| (self.sources.location(d), d.message.as_str()))
+    }
 }
 
 const MAX_EXTENDS_DEPTH: usize = 16;

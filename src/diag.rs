@@ -49,15 +49,25 @@ impl Sources {
         (line, before[line_start..].chars().count() + 1)
     }
 
+    /// Where a diagnostic points: `path:line:col`, or the bare path when nothing was read (e.g. the
+    /// file does not exist) and there is no line to point at.
+    pub fn location(&self, d: &Diagnostic) -> String {
+        let file = self.get(d.span.src);
+        if file.text.is_empty() {
+            return file.path.clone();
+        }
+        let (line, col) = self.line_col(d.span.src, d.span.start);
+        format!("{}:{line}:{col}", file.path)
+    }
+
     /// `path:line:col: error: message`, then the source line and a caret under the span.
     pub fn render(&self, d: &Diagnostic) -> String {
         let file = self.get(d.span.src);
+        let mut out = format!("{}: error: {}\n", self.location(d), d.message);
         if file.text.is_empty() {
-            // Nothing was read (e.g. the file does not exist): there is no line to point at.
-            return format!("{}: error: {}\n", file.path, d.message);
+            return out;
         }
         let (line, col) = self.line_col(d.span.src, d.span.start);
-        let mut out = format!("{}:{}:{}: error: {}\n", file.path, line, col, d.message);
         let src_line = file.text.lines().nth(line - 1).unwrap_or("");
         let width = d.span.end.saturating_sub(d.span.start).max(1) as usize;
         let width = width.min(src_line.chars().count().saturating_sub(col - 1).max(1));

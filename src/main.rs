@@ -101,8 +101,19 @@ enum Cmd {
     },
 }
 
-/// A failure to report on stderr with exit status 2.
-struct Fail(String);
+/// Why a command failed; reported on stderr with exit status 2.
+enum Fail {
+    /// A preset that did not load: one `path:line:col: error: message` line per diagnostic.
+    Load(check::LoadError),
+    /// Anything else: one message, shown after `error: `.
+    Message(String),
+}
+
+impl From<String> for Fail {
+    fn from(message: String) -> Fail {
+        Fail::Message(message)
+    }
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -131,11 +142,13 @@ fn command(cli: Cli) -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Fail(msg)) if msg.contains(": error: ") => {
-            eprintln!("{msg}");
+        Err(Fail::Load(e)) => {
+            for (at, message) in e.headlines() {
+                eprintln!("{at}: error: {message}");
+            }
             ExitCode::from(2)
         }
-        Err(Fail(msg)) => {
+        Err(Fail::Message(msg)) => {
             eprintln!("error: {msg}");
             ExitCode::from(2)
         }
@@ -143,19 +156,14 @@ fn command(cli: Cli) -> ExitCode {
 }
 
 fn load_game(preset: &str, fen: Option<&str>, seed: Option<u64>) -> Result<Game, Fail> {
-    let p = repl::load(preset).map_err(|e| Fail(first_lines(&e)))?;
-    let game = Game::new(p, fen, seed).map_err(|e| Fail(e.to_string()))?;
+    let p = repl::load(preset).map_err(Fail::Load)?;
+    let game = Game::new(p, fen, seed).map_err(|e| e.to_string())?;
     if fen.is_some() {
         for w in herald::engine::sanity::warnings(&game.preset, &game.pos) {
             eprintln!("warning: --fen: {w}");
         }
     }
     Ok(game)
-}
-
-/// Each diagnostic's headline, without the quoted source (stderr gets one line per problem).
-fn first_lines(e: &check::LoadError) -> String {
-    e.render().lines().filter(|l| l.contains(": error: ")).collect::<Vec<_>>().join("\n")
 }
 
 fn reach(p: &Position) -> Result<Game, Fail> {
@@ -169,7 +177,7 @@ fn reach(p: &Position) -> Result<Game, Fail> {
             } else {
                 String::new()
             };
-            Fail(format!("turn `{turn}`: {e}{hint}"))
+            format!("turn `{turn}`: {e}{hint}")
         })?;
     }
     Ok(game)
@@ -177,7 +185,7 @@ fn reach(p: &Position) -> Result<Game, Fail> {
 
 fn play(preset: &str, fen: Option<String>, seed: Option<u64>, ascii: bool) -> Result<(), Fail> {
     let game = load_game(preset, fen.as_deref(), seed)?;
-    repl::run(game, ascii).map_err(|e| Fail(e.to_string()))
+    Ok(repl::run(game, ascii).map_err(|e| e.to_string())?)
 }
 
 fn check_presets(presets: &[String]) -> ExitCode {
@@ -196,7 +204,7 @@ fn check_presets(presets: &[String]) -> ExitCode {
 
 fn moves(p: &Position) -> Result<(), Fail> {
     let mut game = reach(p)?;
-    let list = game.legal_texts().map_err(|e| Fail(e.to_string()))?;
+    let list = game.legal_texts().map_err(|e| e.to_string())?;
     let mut out = String::with_capacity(list.len() * 16);
     for m in &list {
         out.push_str(m);
@@ -210,26 +218,26 @@ fn moves(p: &Position) -> Result<(), Fail> {
 
 fn show(p: &Position) -> Result<(), Fail> {
     let mut game = reach(p)?;
-    println!("{}", repl::status(&mut game).map_err(|e| Fail(e.to_string()))?);
+    println!("{}", repl::status(&mut game).map_err(|e| e.to_string())?);
     Ok(())
 }
 
 fn perft(p: &Position, depth: usize, divide: bool, bulk: bool, threads: u16, no_draws: bool) -> Result<(), Fail> {
     if depth > herald::play::perft::MAX_DEPTH {
-        return Err(Fail(format!("perft depth {depth} is too deep; the limit is {}", herald::play::perft::MAX_DEPTH)));
+        return Err(format!("perft depth {depth} is too deep; the limit is {}", herald::play::perft::MAX_DEPTH).into());
     }
     let mut game = reach(p)?;
     if no_draws {
         game.preset = std::sync::Arc::new(game.preset.without_static_ends());
     }
-    let report = repl::perft_report_threads(&mut game, depth, divide, bulk, threads as usize).map_err(Fail)?;
+    let report = repl::perft_report_threads(&mut game, depth, divide, bulk, threads as usize)?;
     println!("{report}");
     Ok(())
 }
 
 fn selfplay(preset: &str, opts: &selfplay::Options, save: Option<&std::path::Path>) -> Result<(), Fail> {
-    let p = repl::load(preset).map_err(|e| Fail(first_lines(&e)))?;
-    selfplay::run(&p, preset, opts, save, &mut std::io::stdout()).map(|_| ()).map_err(Fail)
+    let p = repl::load(preset).map_err(Fail::Load)?;
+    Ok(selfplay::run(&p, preset, opts, save, &mut std::io::stdout()).map(|_| ())?)
 }
 
 fn test(paths: Vec<PathBuf>) -> ExitCode {

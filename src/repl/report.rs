@@ -67,11 +67,9 @@ pub fn load(spec: &str) -> Result<Arc<crate::preset::Preset>, check::LoadError> 
 /// A load error as one line: the first diagnostic's headline, and how many more there are. The
 /// headline's own `error: ` goes, since whoever shows the line says `error: ` before it.
 pub fn load_error_line(e: &check::LoadError) -> String {
-    let rendered = e.render();
-    let heads: Vec<String> =
-        rendered.lines().filter(|l| l.contains(": error: ")).map(|l| l.replacen(": error: ", ": ", 1)).collect();
+    let heads: Vec<String> = e.headlines().map(|(at, message)| format!("{at}: {message}")).collect();
     match heads.as_slice() {
-        [] => rendered.lines().next().unwrap_or("the preset did not load").to_string(),
+        [] => "the preset did not load".to_string(),
         [one] => one.to_string(),
         [first, rest @ ..] => format!("{first} (and {} more)", rest.len()),
     }
