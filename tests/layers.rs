@@ -70,6 +70,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "search::repl_cmds",
             "repl::draw",
             "repl::report",
+            "repl::error",
             "repl::session",
             "repl::record",
             "repl",

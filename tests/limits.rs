@@ -11,6 +11,11 @@ use herald::repl::Repl;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// A REPL line's answer, its error as the text the REPL shows.
+fn ex(r: &mut Repl, line: &str) -> Result<String, String> {
+    r.execute(line).map_err(|e| e.to_string())
+}
+
 /// Kings and a rook on a small board: a quick base for hostile scripts.
 const BASE: &str = "board 4 x 4\npiece King K royal moves \"K\"\npiece Rook R moves \"R\"\nsetup \"k3/4/4/R2K w\"\n";
 
@@ -175,14 +180,14 @@ fn an_error_in_a_hook_during_a_turn_leaves_the_position_as_it_was() {
 #[test]
 fn the_repl_survives_lines_of_a_megabyte_and_keeps_the_game() {
     let mut r = Repl::new(Game::new(herald::repl::load("chess").expect("loads"), None, None).expect("setup"));
-    r.execute("e4").expect("plays");
-    let before = r.execute("fen");
+    ex(&mut r, "e4").expect("plays");
+    let before = ex(&mut r, "fen");
     let long = "x".repeat(1 << 20);
     for line in [format!("setfen {long}"), long.clone(), format!("moves {long}")] {
-        assert!(r.execute(&line).is_err(), "a megabyte line should fail");
-        assert_eq!(r.execute("fen"), before, "a megabyte line changed the game");
+        assert!(ex(&mut r, &line).is_err(), "a megabyte line should fail");
+        assert_eq!(ex(&mut r, "fen"), before, "a megabyte line changed the game");
     }
-    assert_eq!(r.execute("history"), Ok("1. P e2-e4".into()));
+    assert_eq!(ex(&mut r, "history"), Ok("1. P e2-e4".into()));
 }
 
 fn herald(args: &[&str], stdin: &str) -> (i32, String, String) {

@@ -6,6 +6,11 @@ use herald::game::Game;
 use herald::repl::{Repl, complete};
 use std::path::PathBuf;
 
+/// A REPL line's answer, its error as the text the REPL shows.
+fn ex(r: &mut Repl, line: &str) -> Result<String, String> {
+    r.execute(line).map_err(|e| e.to_string())
+}
+
 fn repl_on(preset: &str) -> Repl {
     let preset = herald::repl::load(preset).expect("preset loads");
     Repl::new(Game::new(preset, None, None).expect("setup parses"))
@@ -17,7 +22,7 @@ fn repl() -> Repl {
 
 fn run(r: &mut Repl, lines: &[&str]) {
     for l in lines {
-        r.execute(l).unwrap_or_else(|e| panic!("`{l}` failed: {e}"));
+        ex(r, l).unwrap_or_else(|e| panic!("`{l}` failed: {e}"));
     }
 }
 
@@ -34,7 +39,7 @@ const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0
 
 #[test]
 fn help_lists_every_command() {
-    let all = repl().execute("help").expect("help");
+    let all = ex(&mut repl(), "help").expect("help");
     for c in herald::repl::commands::COMMANDS {
         assert!(all.contains(c.usage), "help lacks {}", c.usage);
     }
@@ -44,18 +49,18 @@ fn help_lists_every_command() {
 #[test]
 fn perft_counts_and_divides() {
     let mut r = repl();
-    assert!(r.execute("perft 3").is_ok_and(|s| s.starts_with("perft 3 nodes 8902 time ")));
-    let divide = r.execute("perft 2 --divide").expect("divide");
+    assert!(ex(&mut r, "perft 3").is_ok_and(|s| s.starts_with("perft 3 nodes 8902 time ")));
+    let divide = ex(&mut r, "perft 2 --divide").expect("divide");
     assert_eq!(divide.lines().count(), 21);
     assert!(divide.starts_with("N b1-a3: 20\n") && divide.contains("\nperft 2 nodes 400 time "));
-    assert_eq!(r.execute("fen"), Ok(START.into()));
+    assert_eq!(ex(&mut r, "fen"), Ok(START.into()));
 }
 
 #[test]
 fn a_new_game_of_a_fixed_setup_keeps_no_seed() {
     let mut r = repl();
     run(&mut r, &["e4"]);
-    assert_eq!(r.execute("new --seed 7"), Ok("new game of Chess".into()));
+    assert_eq!(ex(&mut r, "new --seed 7"), Ok("new game of Chess".into()));
     assert_eq!(r.game.seed, None, "chess draws no setup: the seed is not kept, so a saved game names none");
 }
 
@@ -65,10 +70,10 @@ fn a_new_game_of_a_fixed_setup_keeps_no_seed() {
 fn load_errors_are_one_line_and_keep_the_game() {
     let mut r = repl();
     run(&mut r, &["e4"]);
-    let err = r.execute("load nopreset").expect_err("no such preset");
+    let err = ex(&mut r, "load nopreset").expect_err("no such preset");
     assert!(err.contains("no preset `nopreset`") && !err.contains('\n'), "{err}");
-    assert_eq!(r.execute("fen"), Ok(AFTER_E4.into()));
-    assert!(r.execute("load").is_err_and(|e| e.starts_with("load takes a preset: chess, maidens")));
+    assert_eq!(ex(&mut r, "fen"), Ok(AFTER_E4.into()));
+    assert!(ex(&mut r, "load").is_err_and(|e| e.starts_with("load takes a preset: chess, maidens")));
 }
 
 #[test]
@@ -79,27 +84,27 @@ fn reload_replays_until_a_turn_is_no_longer_legal() {
     std::fs::write(&file, &chess).expect("write preset");
     let mut r = repl_on(file.to_str().expect("utf-8 path"));
     run(&mut r, &["e4", "e5", "Nf3", "Nc6"]);
-    assert_eq!(r.execute("reload"), Ok("reloaded Chess; replayed 4 turns".into()));
+    assert_eq!(ex(&mut r, "reload"), Ok("reloaded Chess; replayed 4 turns".into()));
     // The inventor makes knights into wazirs: the third turn no longer stands.
     std::fs::write(&file, chess.replace("moves \"N\"", "moves \"W\"")).expect("edit preset");
     assert_eq!(
-        r.execute("reload"),
+        ex(&mut r, "reload"),
         Ok("reloaded Chess; turn 3 `N g1-f3` is no longer legal (N on g1 cannot move to f3); stopped after 2 turns (`redo` tries the rest)"
             .into())
     );
     assert_eq!(r.game.played.len(), 2);
-    assert_eq!(r.execute("fen"), Ok("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2".into()));
+    assert_eq!(ex(&mut r, "fen"), Ok("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2".into()));
     // A broken edit is one line and changes nothing.
     std::fs::write(&file, "board 8 x\n").expect("break preset");
-    let err = r.execute("reload").expect_err("broken preset");
+    let err = ex(&mut r, "reload").expect_err("broken preset");
     assert!(err.contains("mine.preset:") && !err.contains('\n'), "{err}");
     assert_eq!(r.game.played.len(), 2);
     // Put right, the game comes back: reload, then redo the turns that waited.
     std::fs::write(&file, &chess).expect("restore preset");
-    assert_eq!(r.execute("reload"), Ok("reloaded Chess; replayed 2 turns".into()));
-    assert_eq!(r.execute("redo"), Ok("2. N g1-f3".into()));
-    assert_eq!(r.execute("redo"), Ok("2. n b8-c6".into()));
-    assert_eq!(r.execute("redo"), Err("nothing to redo".into()));
+    assert_eq!(ex(&mut r, "reload"), Ok("reloaded Chess; replayed 2 turns".into()));
+    assert_eq!(ex(&mut r, "redo"), Ok("2. N g1-f3".into()));
+    assert_eq!(ex(&mut r, "redo"), Ok("2. n b8-c6".into()));
+    assert_eq!(ex(&mut r, "redo"), Err("nothing to redo".into()));
 }
 
 #[test]
@@ -108,7 +113,7 @@ fn save_writes_a_sample_game_that_passes_and_opens() {
     let file = dir.join("fools.yaml");
     let mut r = repl();
     run(&mut r, &["f3", "e5", "g4", "Qh4"]);
-    assert_eq!(r.execute(&format!("save {}", file.display())), Ok(format!("saved 4 turns to {}", file.display())));
+    assert_eq!(ex(&mut r, &format!("save {}", file.display())), Ok(format!("saved 4 turns to {}", file.display())));
     let text = std::fs::read_to_string(&file).expect("saved");
     assert_eq!(
         text,
@@ -122,12 +127,12 @@ fn save_writes_a_sample_game_that_passes_and_opens() {
     assert_eq!(leftovers, vec![std::ffi::OsString::from("fools.yaml")], "no temporary file stays behind");
     let mut o = repl_on("maidens");
     assert_eq!(
-        o.execute(&format!("open {}", file.display())),
+        ex(&mut o, &format!("open {}", file.display())),
         Ok("opened Chess - a game saved from the REPL: 4 turns; expect holds".into())
     );
     assert_eq!(o.game.preset.name, "Chess");
-    assert_eq!(o.execute("history"), r.execute("history"));
-    assert_eq!(o.execute("undo"), Ok("undid q d8-h4".into()));
+    assert_eq!(ex(&mut o, "history"), ex(&mut r, "history"));
+    assert_eq!(ex(&mut o, "undo"), Ok("undid q d8-h4".into()));
 }
 
 #[test]
@@ -135,23 +140,23 @@ fn save_and_open_errors_change_nothing() {
     let dir = scratch("open-errors");
     let mut r = repl();
     run(&mut r, &["e4"]);
-    assert!(r.execute("save /nonexistent-herald-dir/x.yaml").is_err_and(|e| e.starts_with("cannot write ")));
-    assert!(r.execute("save").is_err_and(|e| e.starts_with("save takes a file name")));
+    assert!(ex(&mut r, "save /nonexistent-herald-dir/x.yaml").is_err_and(|e| e.starts_with("cannot write ")));
+    assert!(ex(&mut r, "save").is_err_and(|e| e.starts_with("save takes a file name")));
     let missing = dir.join("missing.yaml");
-    assert!(r.execute(&format!("open {}", missing.display())).is_err_and(|e| e.contains("missing.yaml: ")));
+    assert!(ex(&mut r, &format!("open {}", missing.display())).is_err_and(|e| e.contains("missing.yaml: ")));
     let bad = dir.join("bad.yaml");
     std::fs::write(&bad, "preset: chess\nsteps:\n  - play: \"e4\"\n  - play: \"e4\"\n").expect("write");
     assert_eq!(
-        r.execute(&format!("open {}", bad.display())),
+        ex(&mut r, &format!("open {}", bad.display())),
         Err(format!("{}: turn 2 `e4`: no black P can move to e4", bad.display()))
     );
     let wrong = dir.join("wrong.yaml");
     std::fs::write(&wrong, "preset: chess\nsteps:\n  - play: \"e4\"\nexpect:\n  result: white\n").expect("write");
     assert_eq!(
-        r.execute(&format!("open {}", wrong.display())),
+        ex(&mut r, &format!("open {}", wrong.display())),
         Ok("opened Chess: 1 turn; expect does not hold: result is ongoing (ongoing), expected white".into())
     );
-    assert_eq!(r.execute("fen"), Ok(AFTER_E4.into()));
+    assert_eq!(ex(&mut r, "fen"), Ok(AFTER_E4.into()));
 }
 
 #[test]
@@ -159,13 +164,13 @@ fn the_terminal_board_colours_squares_and_draws_glyphs() {
     let mut r = repl();
     r.style = herald::repl::Style { colour: true, glyphs: true };
     run(&mut r, &["e4"]);
-    let board = r.execute("board").expect("board");
+    let board = ex(&mut r, "board").expect("board");
     assert!(board.contains("\x1b[48;5;180;1;38;5;231m ♖ \x1b[0m"), "a1: a white rook on a dark square:\n{board}");
     assert!(board.contains("\x1b[48;5;186;1;38;5;231m ♙ \x1b[0m"), "e4 is highlighted as the last turn");
     assert!(!board.contains("last:"), "the terminal highlights the last turn instead of naming it");
     let mut m = repl_on("modern-chaturanga");
     m.style = herald::repl::Style { colour: true, glyphs: true };
-    assert!(m.execute("board").is_ok_and(|b| b.contains(" C ") && b.contains(" ♚ ")), "no glyph for a Counselor");
+    assert!(ex(&mut m, "board").is_ok_and(|b| b.contains(" C ") && b.contains(" ♚ ")), "no glyph for a Counselor");
 }
 
 #[test]
@@ -215,7 +220,7 @@ fn tab_completes_commands_presets_and_turns() {
 #[test]
 fn quit_ends_the_session() {
     let mut r = repl();
-    assert_eq!(r.execute("quit"), Ok(String::new()));
+    assert_eq!(ex(&mut r, "quit"), Ok(String::new()));
     assert!(r.done);
 }
 
@@ -231,25 +236,25 @@ fn the_readme_lists_every_command() {
 fn a_queen_move_does_not_quit_but_q_does() {
     let mut r = repl();
     run(&mut r, &["e4", "n g8-f6", "d4"]);
-    assert!(r.execute("q d8-d4").is_err_and(|e| e.contains("d8")));
+    assert!(ex(&mut r, "q d8-d4").is_err_and(|e| e.contains("d8")));
     assert!(!r.done, "a queen's move does not quit (tests/repl/one-letter-commands.txt)");
-    assert!(r.execute("q").is_ok() && r.done);
+    assert!(ex(&mut r, "q").is_ok() && r.done);
 }
 
 #[test]
 fn the_computer_answers_when_it_plays_a_side() {
     let mut r = repl();
-    let set = r.execute("auto black 2").expect("auto");
+    let set = ex(&mut r, "auto black 2").expect("auto");
     assert!(set.starts_with("the computer plays black"), "{set}");
-    let out = r.execute("e4").expect("a turn");
+    let out = ex(&mut r, "e4").expect("a turn");
     assert!(out.starts_with("1. P e2-e4\n1. p "), "the computer answered: {out}");
     assert_eq!(r.game.played.len(), 2);
-    let hint = r.execute("hint 2").expect("hint");
+    let hint = ex(&mut r, "hint 2").expect("hint");
     assert!(hint.starts_with("hint: "), "{hint}");
     assert_eq!(r.game.played.len(), 2, "a hint plays nothing");
-    assert!(r.execute("go 2").is_ok());
+    assert!(ex(&mut r, "go 2").is_ok());
     assert_eq!(r.game.played.len(), 4, "go played White's turn and the computer Black's");
-    assert!(r.execute("auto sideways").is_err());
-    assert!(r.execute("go banana").is_err_and(|e| e.contains("banana")));
+    assert!(ex(&mut r, "auto sideways").is_err());
+    assert!(ex(&mut r, "go banana").is_err_and(|e| e.contains("banana")));
     assert_eq!(r.game.played.len(), 4, "errors change nothing");
 }

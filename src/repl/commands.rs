@@ -1,11 +1,12 @@
 //! The REPL's commands: a table from names to functions, one function per command.
 
+use super::error::{Answer, ReplError};
 use super::session::Repl;
 use super::{draw, record};
 use crate::check;
 use crate::game::Game;
 
-pub type Handler = fn(&mut Repl, &str) -> Result<String, String>;
+pub type Handler = fn(&mut Repl, &str) -> Answer;
 
 pub struct Command {
     pub name: &'static str,
@@ -60,21 +61,21 @@ pub fn find(word: &str) -> Option<&'static Command> {
 }
 
 /// A line that is neither a command nor a legal turn: a lower-case word is a mistyped command.
-pub fn unknown(word: &str, move_error: String) -> String {
+pub fn unknown(word: &str, move_error: crate::game::MoveError) -> ReplError {
     let looks_like_command = word.len() > 2
         && word.chars().all(|c| c.is_ascii_lowercase())
         && !matches!(word, "won" | "lost" | "drawn" | "resign");
     if !looks_like_command {
-        return move_error;
+        return ReplError::Turn(move_error);
     }
     let names: Vec<String> = COMMANDS.iter().map(|c| c.name.to_string()).collect();
     let hint = check::suggest(word, names.iter().collect());
-    format!("unknown command `{word}`{hint} (type `help` for the list)")
+    ReplError::Refused(format!("unknown command `{word}`{hint} (type `help` for the list)"))
 }
 
 /// A new game on the same preset; the old one stays if this fails.
-fn fresh(r: &Repl, fen: Option<&str>, seed: Option<u64>) -> Result<Game, String> {
-    Game::new(r.game.preset.clone(), fen, seed).map_err(|e| e.to_string())
+fn fresh(r: &Repl, fen: Option<&str>, seed: Option<u64>) -> Result<Game, ReplError> {
+    Ok(Game::new(r.game.preset.clone(), fen, seed)?)
 }
 
 impl Repl {
@@ -83,7 +84,7 @@ impl Repl {
         self.redo.clear();
     }
 
-    fn help(&mut self, arg: &str) -> Result<String, String> {
+    fn help(&mut self, arg: &str) -> Answer {
         if !arg.is_empty() {
             let c = find(arg).ok_or_else(|| format!("no command `{arg}`{}", unknown_hint(arg)))?;
             let aliases =
@@ -101,13 +102,13 @@ impl Repl {
         Ok(out.trim_end().to_string())
     }
 
-    fn board(&mut self, _: &str) -> Result<String, String> {
-        let result = self.game.result_text().map_err(|e| e.to_string())?;
+    fn board(&mut self, _: &str) -> Answer {
+        let result = self.game.result_text()?;
         Ok(format!("{}\nresult: {result}", draw::board(&self.game, self.style)))
     }
 
-    fn moves(&mut self, arg: &str) -> Result<String, String> {
-        let mut moves = self.game.legal_texts().map_err(|e| e.to_string())?;
+    fn moves(&mut self, arg: &str) -> Answer {
+        let mut moves = self.game.legal_texts()?;
         if !arg.is_empty() {
             let sq =
                 self.game.preset.geo.parse_square(arg).ok_or_else(|| format!("{arg} is not a square of this board"))?;
@@ -137,7 +138,7 @@ impl Repl {
         }
     }
 
-    fn undo(&mut self, arg: &str) -> Result<String, String> {
+    fn undo(&mut self, arg: &str) -> Answer {
         let n = count(arg, "undo")?;
         let mut undone = Vec::new();
         for _ in 0..n {
@@ -153,7 +154,7 @@ impl Repl {
         Ok(format!("undid {}", undone.join(", ")))
     }
 
-    fn redo(&mut self, _: &str) -> Result<String, String> {
+    fn redo(&mut self, _: &str) -> Answer {
         let text = self.redo.pop().ok_or("nothing to redo")?;
         let out = self.play(&text);
         if out.is_err() {
@@ -162,12 +163,12 @@ impl Repl {
         out
     }
 
-    fn new_game(&mut self, arg: &str) -> Result<String, String> {
+    fn new_game(&mut self, arg: &str) -> Answer {
         let seed = match arg.split_whitespace().collect::<Vec<_>>().as_slice() {
             // A preset that draws its setup gets the next seed's: `new` is a new setup, reproducibly.
             [] => self.game.drawn_from().map(|s| s.wrapping_add(1)).or(self.game.seed),
             ["--seed", n] => Some(n.parse().map_err(|_| format!("--seed takes a number, not `{n}`"))?),
-            _ => return Err(format!("new takes `--seed N` or nothing, not `{arg}`")),
+            _ => return Err(format!("new takes `--seed N` or nothing, not `{arg}`").into()),
         };
         let g = fresh(self, None, seed)?;
         self.replace(g);
@@ -177,11 +178,11 @@ impl Repl {
         })
     }
 
-    fn fen(&mut self, _: &str) -> Result<String, String> {
+    fn fen(&mut self, _: &str) -> Answer {
         Ok(self.game.fen())
     }
 
-    fn setfen(&mut self, arg: &str) -> Result<String, String> {
+    fn setfen(&mut self, arg: &str) -> Answer {
         if arg.is_empty() {
             return Err("setfen takes a position, e.g. `setfen 8/8/8/4k3/8/8/8/4K3 w - - 0 1`".into());
         }
@@ -201,13 +202,13 @@ impl Repl {
             .join("\n"))
     }
 
-    fn load(&mut self, arg: &str) -> Result<String, String> {
+    fn load(&mut self, arg: &str) -> Answer {
         if arg.is_empty() {
-            return Err(format!("load takes a preset: {} or a path", crate::presets::NAMES.join(", ")));
+            return Err(format!("load takes a preset: {} or a path", crate::presets::NAMES.join(", ")).into());
         }
-        let preset = super::report::load(arg).map_err(|e| super::report::load_error_line(&e))?;
+        let preset = super::report::load(arg)?;
         // Another preset starts from its own defaults: no seed is carried over from this game.
-        let g = Game::new(preset, None, None).map_err(|e| e.to_string())?;
+        let g = Game::new(preset, None, None)?;
         self.replace(g);
         Ok(match self.game.drawn_from() {
             Some(seed) => format!("new game of {}, setup drawn from seed {seed}", self.game.preset.name),
@@ -215,15 +216,15 @@ impl Repl {
         })
     }
 
-    fn reload(&mut self, _: &str) -> Result<String, String> {
-        let (game, note, dropped) = record::reload(&self.game)?;
+    fn reload(&mut self, _: &str) -> Answer {
+        let (game, note, dropped) = record::reload(&self.game).map_err(ReplError::File)?;
         // The turns that no longer stand wait in `redo`, for after the next edit.
         self.game = game;
         self.redo.extend(dropped.into_iter().rev());
         Ok(note)
     }
 
-    fn eval(&mut self, arg: &str) -> Result<String, String> {
+    fn eval(&mut self, arg: &str) -> Answer {
         if arg.is_empty() {
             return Err("eval takes an expression, e.g. `eval len(legal_moves())`".into());
         }
@@ -236,57 +237,57 @@ impl Repl {
         Ok(v.show(p))
     }
 
-    fn trace(&mut self, arg: &str) -> Result<String, String> {
+    fn trace(&mut self, arg: &str) -> Answer {
         self.tracing = match arg {
             "on" => true,
             "off" => false,
-            _ => return Err(format!("trace takes `on` or `off`, not `{arg}`")),
+            _ => return Err(format!("trace takes `on` or `off`, not `{arg}`").into()),
         };
         crate::script::hooks::trace(self.tracing);
         Ok(format!("trace {arg}"))
     }
 
-    fn perft(&mut self, arg: &str) -> Result<String, String> {
+    fn perft(&mut self, arg: &str) -> Answer {
         let mut words = arg.split_whitespace();
         let depth: usize = words.next().and_then(|d| d.parse().ok()).ok_or("perft takes a depth, e.g. `perft 4`")?;
         let most = crate::play::perft::MAX_DEPTH;
         if depth > most {
-            return Err(format!("perft depth {depth} is too deep; the limit is {most}"));
+            return Err(format!("perft depth {depth} is too deep; the limit is {most}").into());
         }
         let mut divide = false;
         for w in words {
             match w {
                 "--divide" => divide = true,
-                _ => return Err(format!("perft takes a depth and `--divide`, not `{w}`")),
+                _ => return Err(format!("perft takes a depth and `--divide`, not `{w}`").into()),
             }
         }
-        super::report::perft_report(&mut self.game, depth, divide)
+        Ok(super::report::perft_report(&mut self.game, depth, divide)?)
     }
 
-    fn history(&mut self, _: &str) -> Result<String, String> {
+    fn history(&mut self, _: &str) -> Answer {
         if self.game.played.is_empty() && self.game.declared.is_none() {
             return Ok("no turns yet".into());
         }
         Ok(record::numbered(&self.game).join("\n"))
     }
 
-    fn save(&mut self, arg: &str) -> Result<String, String> {
+    fn save(&mut self, arg: &str) -> Answer {
         if arg.is_empty() {
             return Err("save takes a file name, e.g. `save mygame.yaml`".into());
         }
-        record::save(&mut self.game, std::path::Path::new(arg))
+        record::save(&mut self.game, std::path::Path::new(arg)).map_err(ReplError::File)
     }
 
-    fn open(&mut self, arg: &str) -> Result<String, String> {
+    fn open(&mut self, arg: &str) -> Answer {
         if arg.is_empty() {
             return Err("open takes a sample-game file, e.g. `open mygame.yaml`".into());
         }
-        let (game, note) = record::open(std::path::Path::new(arg))?;
+        let (game, note) = record::open(std::path::Path::new(arg)).map_err(ReplError::File)?;
         self.replace(game);
         Ok(note)
     }
 
-    fn info(&mut self, _: &str) -> Result<String, String> {
+    fn info(&mut self, _: &str) -> Answer {
         let p = &self.game.preset;
         let mut out = format!("{}\n", p.name);
         if !p.inventor.is_empty() {
@@ -302,26 +303,26 @@ impl Repl {
         Ok(out.trim_end().to_string())
     }
 
-    fn go(&mut self, arg: &str) -> Result<String, String> {
+    fn go(&mut self, arg: &str) -> Answer {
         let out = crate::search::repl_cmds::go(&mut self.game, arg)?;
         self.redo.clear();
         let reply = crate::search::repl_cmds::auto_reply(&mut self.game, &self.auto)?;
         Ok(if reply.is_empty() { out } else { format!("{out}\n{reply}") })
     }
 
-    fn hint(&mut self, arg: &str) -> Result<String, String> {
-        crate::search::repl_cmds::hint(&mut self.game, arg)
+    fn hint(&mut self, arg: &str) -> Answer {
+        Ok(crate::search::repl_cmds::hint(&mut self.game, arg)?)
     }
 
-    fn auto(&mut self, arg: &str) -> Result<String, String> {
+    fn auto(&mut self, arg: &str) -> Answer {
         let mut sides = self.auto.clone();
         let out = crate::search::repl_cmds::auto(&mut self.game, arg, &mut sides);
         self.auto = sides;
         self.redo.clear();
-        out
+        Ok(out?)
     }
 
-    fn quit(&mut self, _: &str) -> Result<String, String> {
+    fn quit(&mut self, _: &str) -> Answer {
         self.done = true;
         Ok(String::new())
     }

@@ -6,11 +6,13 @@ pub mod draw;
 pub mod record;
 pub mod terminal;
 
+mod error;
 mod report;
 mod session;
 
 use crate::engine::notation::{self, Typed};
 pub use draw::Style;
+pub use error::{Answer, ReplError};
 pub use report::{load, load_error_line, perft_report, perft_report_threads, perft_report_with, status};
 pub use session::Repl;
 pub use terminal::{history_path, run};
@@ -18,11 +20,11 @@ pub use terminal::{history_path, run};
 impl Repl {
     /// Run one line: a command, or else a turn to play. Errors leave the game as it was. Each line
     /// is one command, with its own budget ([`crate::budget`]).
-    pub fn execute(&mut self, line: &str) -> Result<String, String> {
+    pub fn execute(&mut self, line: &str) -> Answer {
         crate::budget::fresh(|| self.execute_line(line))
     }
 
-    fn execute_line(&mut self, line: &str) -> Result<String, String> {
+    fn execute_line(&mut self, line: &str) -> Answer {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             return Ok(String::new());
@@ -44,24 +46,25 @@ impl Repl {
                 let reply = crate::search::repl_cmds::auto_reply(&mut self.game, &self.auto)?;
                 Ok(if reply.is_empty() { text } else { format!("{text}\n{reply}") })
             }
-            Err(e) => Err(commands::unknown(word, e)),
+            Err(ReplError::Turn(e)) => Err(commands::unknown(word, e)),
+            Err(e) => Err(e),
         }
     }
 
     /// `execute`, but a bug that panics becomes an error line and the game is put back as it was.
-    pub fn execute_guarded(&mut self, line: &str) -> Result<String, String> {
+    pub fn execute_guarded(&mut self, line: &str) -> Answer {
         let saved = self.game.clone();
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.execute(line))) {
             Ok(r) => r,
             Err(_) => {
                 self.game = saved;
-                Err("internal error (a bug in herald, see above); the game is as it was".into())
+                Err(ReplError::Internal)
             }
         }
     }
 
     /// Run a command; on a terminal, draw the board again when the command moved the game.
-    fn command(&mut self, c: &commands::Command, arg: &str) -> Result<String, String> {
+    fn command(&mut self, c: &commands::Command, arg: &str) -> Answer {
         if !self.verbose || matches!(c.name, "board" | "redo") {
             return (c.run)(self, arg);
         }
@@ -76,17 +79,16 @@ impl Repl {
     }
 
     /// Play one turn and describe it: the numbered turn, check, what was said, the result; with `trace on`, the hooks.
-    pub fn play(&mut self, line: &str) -> Result<String, String> {
+    pub fn play(&mut self, line: &str) -> Answer {
         self.play_read(line, None)
     }
 
     /// [`Repl::play`] of a line already read, if it was: it is not read again.
-    fn play_read(&mut self, line: &str, typed: Option<Typed>) -> Result<String, String> {
+    fn play_read(&mut self, line: &str, typed: Option<Typed>) -> Answer {
         let text = match typed {
             Some(t) => self.game.play_typed(line, t),
             None => self.game.play(line),
         };
-        let text = text.map_err(|e| e.to_string());
         let trace = self.trace_lines();
         let text = text?;
         let n = self.game.played.len();
