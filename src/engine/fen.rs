@@ -2,7 +2,7 @@
 
 use super::board::{Sq, cell};
 use super::position::{EpState, Move, Position, mflag};
-use super::side::Side;
+use super::side::{BySide, Side};
 use crate::preset::Preset;
 
 /// The longest FEN accepted; anything longer is not a position a person typed.
@@ -202,7 +202,7 @@ pub fn parse_with(preset: &Preset, fen: &str, read_state: StateReader) -> Result
 }
 
 /// `end checks N`: the checks each side has left to give, `W+B` (`3+3` at the start of 3check).
-fn checks(preset: &Preset, field: &str) -> Result<[u8; 2], FenError> {
+fn checks(preset: &Preset, field: &str) -> Result<BySide<u8>, FenError> {
     let limit = preset.check_limit;
     let bad = |why: String| FenError::Checks(field.to_string(), why);
     let (w, b) = field.split_once('+').ok_or_else(|| bad("expected `W+B`".into()))?;
@@ -212,7 +212,7 @@ fn checks(preset: &Preset, field: &str) -> Result<[u8; 2], FenError> {
             _ => Err(bad(format!("`{t}` is not a count of checks from 0 to {limit}"))),
         }
     };
-    Ok([read(w)?, read(b)?])
+    Ok(BySide::new(read(w)?, read(b)?))
 }
 
 /// The `{name=value,...}` field: the state variables that differ from their initial values.
@@ -480,7 +480,11 @@ pub fn write(preset: &Preset, pos: &Position) -> String {
     } else {
         "-".into()
     };
-    let checks = if preset.check_limit != 0 { format!(" {}+{}", pos.checks[0], pos.checks[1]) } else { String::new() };
+    let checks = if preset.check_limit != 0 {
+        format!(" {}+{}", pos.checks[Side::White], pos.checks[Side::Black])
+    } else {
+        String::new()
+    };
     format!(
         "{out} {} {} {ep}{checks} {} {}{}",
         pos.side.fen_char(),

@@ -15,7 +15,7 @@ fn hand_key(code: u8, n: usize) -> u64 {
 }
 
 /// The hash contribution of `side` (index) having `n` checks left to give (`end checks N`).
-fn checks_key(side: usize, n: u8) -> u64 {
+fn checks_key(side: Side, n: u8) -> u64 {
     Value::Int((side as i64) << 8 | n as i64 ^ 0x4348_4543_4B00_0000).digest()
 }
 
@@ -81,12 +81,12 @@ pub struct Mark {
     halfmove: u32,
     fullmove: u32,
     hash: u64,
-    royal: [Sq; 2],
+    royal: BySide<Sq>,
     side: Side,
     castle_rights: u64,
     over: Option<Arc<GameOver>>,
     last_drop: u8,
-    checks: [u8; 2],
+    checks: BySide<u8>,
 }
 
 /// One change to a hand, to undo: a piece added at the end, or removed from an index.
@@ -109,7 +109,7 @@ pub struct Position {
     pub counts: [u16; 128],
     /// Per side, a bit per cell holding one of its pieces: move generation visits only these,
     /// in cell order (the order a scan of the board would give).
-    occupied: [Vec<u64>; 2],
+    occupied: BySide<Vec<u64>>,
     /// Pieces in hand, per side, in drop order.
     pub hands: BySide<Vec<u8>>,
     /// The preset's script variables (`state` and `var`), by index.
@@ -117,17 +117,17 @@ pub struct Position {
     /// A result a script declared (`win`, `draw`).
     pub over: Option<Arc<GameOver>>,
     /// Last known square of each side's royal piece.
-    royal: [Sq; 2],
+    royal: BySide<Sq>,
     /// Which castling rules still have both pieces unmoved (bit per rule), as of the last turn's end.
     castle_rights: u64,
     /// The piece the last turn dropped natively, or 0 (for `drop KIND no_mate`).
     pub last_drop: u8,
     /// `end checks N`: the checks each side (by index) has still to give to win.
-    pub checks: [u8; 2],
+    pub checks: BySide<u8>,
     /// Codes of royal pieces (bits).
     royal_codes: u128,
     /// Royal pieces on the board per side.
-    royal_n: [u16; 2],
+    royal_n: BySide<u16>,
     /// Which state variables are part of the position's identity (hashed).
     state_hashed: Vec<bool>,
     /// The hash contribution of each hashed state variable's current value (0 for the others):
@@ -178,16 +178,16 @@ impl Position {
             fullmove: 1,
             hash: 0,
             counts,
-            occupied: [vec![0; preset.geo.cells.div_ceil(64)], vec![0; preset.geo.cells.div_ceil(64)]],
+            occupied: BySide::new(vec![0; preset.geo.cells.div_ceil(64)], vec![0; preset.geo.cells.div_ceil(64)]),
             hands: BySide::default(),
             state: globals.iter().map(|g| g.init.clone()).collect(),
             over: None,
-            royal: [0; 2],
+            royal: BySide::default(),
             castle_rights: 0,
             last_drop: 0,
-            checks: [preset.check_limit; 2],
+            checks: BySide::new(preset.check_limit, preset.check_limit),
             royal_codes,
-            royal_n: [0; 2],
+            royal_n: BySide::default(),
             state_hashed: globals.iter().map(|g| g.state).collect(),
             state_keys: globals
                 .iter()
@@ -226,7 +226,7 @@ impl Position {
         self.count_royal(old, new);
         self.occupy(sq, old, new);
         if self.is_royal_code(new) {
-            self.royal[cell::side(new).index()] = sq;
+            self.royal[cell::side(new)] = sq;
         }
     }
 
@@ -235,22 +235,22 @@ impl Position {
     fn occupy(&mut self, sq: Sq, old: u8, new: u8) {
         let (word, bit) = (sq as usize >> 6, 1u64 << (sq & 63));
         if cell::is_piece(old) {
-            self.occupied[cell::side(old).index()][word] &= !bit;
+            self.occupied[cell::side(old)][word] &= !bit;
         }
         if cell::is_piece(new) {
-            self.occupied[cell::side(new).index()][word] |= bit;
+            self.occupied[cell::side(new)][word] |= bit;
         }
     }
 
     /// How many pieces `side` has on the board.
     pub fn occupied_count(&self, side: Side) -> usize {
-        self.occupied[side.index()].iter().map(|w| w.count_ones() as usize).sum()
+        self.occupied[side].iter().map(|w| w.count_ones() as usize).sum()
     }
 
     /// The cells holding a piece of `side`, in increasing order.
     #[inline]
     pub fn occupied_by(&self, side: Side) -> impl Iterator<Item = Sq> + '_ {
-        self.occupied[side.index()].iter().enumerate().flat_map(|(w, &word)| {
+        self.occupied[side].iter().enumerate().flat_map(|(w, &word)| {
             let mut bits = word;
             std::iter::from_fn(move || {
                 (bits != 0).then(|| {
@@ -265,10 +265,10 @@ impl Position {
     #[inline]
     fn count_royal(&mut self, old: u8, new: u8) {
         if self.is_royal_code(old) {
-            self.royal_n[cell::side(old).index()] -= 1;
+            self.royal_n[cell::side(old)] -= 1;
         }
         if self.is_royal_code(new) {
-            self.royal_n[cell::side(new).index()] += 1;
+            self.royal_n[cell::side(new)] += 1;
         }
     }
 
@@ -376,20 +376,20 @@ impl Position {
             }
         }
         if preset.check_limit != 0 {
-            h ^= checks_key(0, self.checks[0]) ^ checks_key(1, self.checks[1]);
+            h ^= checks_key(Side::White, self.checks[Side::White]) ^ checks_key(Side::Black, self.checks[Side::Black]);
         }
         self.hash = h;
     }
 
     #[inline]
     pub fn royal_count(&self, side: Side) -> u32 {
-        self.royal_n[side.index()] as u32
+        self.royal_n[side] as u32
     }
 
     /// The square of `side`'s royal piece when it has exactly one.
     #[inline]
     pub fn royal_square(&self, side: Side) -> Option<Sq> {
-        let sq = self.royal[side.index()];
+        let sq = self.royal[side];
         let c = self.cells[sq as usize];
         (self.is_royal_code(c) && cell::side(c) == side && self.royal_count(side) == 1).then_some(sq)
     }
@@ -781,10 +781,10 @@ impl Position {
     #[inline(never)]
     fn count_check(&mut self, preset: &Preset) {
         if self.in_check(preset, self.side.other()) {
-            let i = self.side.index();
-            let left = self.checks[i].saturating_sub(1);
-            self.hash ^= checks_key(i, self.checks[i]) ^ checks_key(i, left);
-            self.checks[i] = left;
+            let side = self.side;
+            let left = self.checks[side].saturating_sub(1);
+            self.hash ^= checks_key(side, self.checks[side]) ^ checks_key(side, left);
+            self.checks[side] = left;
         }
     }
 

@@ -90,7 +90,7 @@ impl Position {
                 }
                 EndRule::Checks(n, o) => {
                     for side in [self.side.other(), self.side] {
-                        if self.checks[side.index()] == 0 {
+                        if self.checks[side] == 0 {
                             return Some(outcome(
                                 *o,
                                 side,
