@@ -238,7 +238,6 @@ impl Interp<'_> {
             ));
         }
         let out = match def.family {
-            _ if def.reader => self.read(b, &v[0], &args[0])?,
             Family::Piece => self.piece_family(b, v, args, span)?,
             Family::Board => self.board_family(b, v, args, span)?,
             Family::Moves => self.moves_family(b, v, args, span)?,
@@ -263,6 +262,7 @@ impl Interp<'_> {
         use Builtin::*;
         let preset = self.preset;
         Ok(match b {
+            PieceAt | Empty | Exists | SideOf | KindOf | IsRoyal | ValueOf => self.read(b, &v[0], &args[0])?,
             LabelOf => self.piece(&v[0], &args[0])?.map_or(Value::None, |c| Value::Str(preset.label_of(c).into())),
             NameOf => {
                 let k = match &v[0] {
@@ -283,6 +283,7 @@ impl Interp<'_> {
         use Builtin::*;
         let geo = &self.preset.geo;
         Ok(match b {
+            Light => self.read(b, &v[0], &args[0])?,
             FileOf => Value::Int(geo.file(self.square(&v[0], &args[0])?) as i64 + 1),
             RankOf => {
                 let s = self.square(&v[0], &args[0])?;

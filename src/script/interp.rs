@@ -464,7 +464,7 @@ impl<'a> Interp<'a> {
     /// are copied out of the position rather than built into a list; charged as that list would be.
     #[inline(never)]
     fn for_this_turn(&mut self, span: Span, slot: usize, at: Span, body: &[Op]) -> R<Flow> {
-        const FEW: usize = 8;
+        const FEW: usize = super::ir::MAX_PARTS;
         let parts = self.pos.current_parts();
         let n = parts.len();
         let Some(&first) = parts.first() else { return self.charge(at, 1).map(|()| Flow::Next) };
