@@ -3,7 +3,7 @@
 #[test]
 fn the_reference_lists_every_builtin() {
     let doc = include_str!("../grammar/README.md");
-    for (name, ..) in herald::script::builtins::TABLE {
+    for herald::script::table::Def { name, .. } in herald::script::builtins::TABLE {
         assert!(doc.contains(&format!("`{name}(")), "grammar/README.md does not document `{name}`");
     }
 }

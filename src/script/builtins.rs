@@ -2,7 +2,7 @@
 //! Nothing here reaches files, the network or the clock: the sandbox is what this table omits.
 
 use super::interp::{Interp, R, fail};
-use super::ir::{Code, Ex};
+use super::ir::Code;
 use super::value::{PartVal, Value};
 use crate::engine::board::{Sq, cell};
 use crate::engine::position::{Move, mflag};
@@ -12,7 +12,7 @@ use crate::syntax::script::PartKind;
 use std::sync::Arc;
 
 pub use super::table::{Builtin, TABLE, lookup};
-use super::table::{CHANGES_POSITION, FLAT_LISTS, name_of};
+use super::table::{Family, name_of};
 
 /// A move as scripts see it, described in the position before it.
 pub fn move_part(preset: &crate::preset::Preset, cells: &[u8], ep_victim: Sq, m: Move) -> PartVal {
@@ -58,7 +58,7 @@ impl Interp<'_> {
     }
 
     #[inline]
-    fn side(&self, v: &Value, arg: &Code) -> R<Side> {
+    pub(super) fn side(&self, v: &Value, arg: &Code) -> R<Side> {
         match v {
             Value::Side(s) => Ok(*s),
             other => Err(expected(arg, "a side (white, black, mover, opponent)", other)),
@@ -137,24 +137,6 @@ impl Interp<'_> {
         })
     }
 
-    /// The length of a built-in's list that can be counted without building it (`this_turn()`,
-    /// `pieces(side)`); `None` for any other expression.
-    #[inline]
-    pub(super) fn len_in_place(&mut self, e: &Code) -> Option<R<usize>> {
-        match &e.ex {
-            Ex::Builtin(Builtin::ThisTurn, _) => Some(Ok(self.pos.current_parts().len())),
-            Ex::Builtin(Builtin::Pieces, inner) if inner.len() == 1 => {
-                let side = self.arg(&inner[0]).and_then(|v| {
-                    let side = self.side(&v, &inner[0]);
-                    v.discard();
-                    side
-                });
-                Some(side.map(|s| self.pos.occupied_count(s)))
-            }
-            _ => None,
-        }
-    }
-
     /// The squares of `side`'s pieces whose kinds are in `wanted`, out of line: in `builtin`'s
     /// large frame the loop kept little in registers. A plain loop of pushes: each value is
     /// written where it goes (an iterator chain built each on the stack and copied it).
@@ -210,8 +192,8 @@ impl Interp<'_> {
         pos.moves_cache().iter().map(|&m| move_part(preset, &pos.cells, pos.ep.victim, m)).collect()
     }
 
-    /// The built-ins that read one square or piece and give a scalar: run from `Interp::builtin1`
-    /// without the full dispatch below (whose frame is large) when `READERS` holds `b`.
+    /// The built-ins that read one square or piece and give a scalar (`Def::reader`): run for
+    /// `Ex::Read` without the dispatch below.
     #[inline]
     pub(super) fn read(&self, b: Builtin, v: &Value, arg: &Code) -> R<Value> {
         use Builtin::*;
@@ -245,17 +227,42 @@ impl Interp<'_> {
         })
     }
 
+    /// Run a built-in on its arguments' values (`args` are their expressions, for errors), by its
+    /// family, and charge what it made: the one way every built-in but a reader is called.
     pub(super) fn builtin(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
-        use Builtin::*;
-        let (preset, geo) = (self.preset, &self.preset.geo);
-        if !self.mutate && CHANGES_POSITION[b as usize] {
+        let def = b.def();
+        if def.changes && !self.mutate {
             return Err(fail(
                 span,
-                format!("`{}` changes the position, which is not allowed in `{}`", name_of(b), self.where_),
+                format!("`{}` changes the position, which is not allowed in `{}`", def.name, self.where_),
             ));
         }
-        let out = match b {
-            PieceAt | Empty | Exists | SideOf | KindOf | IsRoyal | ValueOf | Light => self.read(b, &v[0], &args[0])?,
+        let out = match def.family {
+            Family::Piece => self.piece_family(b, v, args, span)?,
+            Family::Board => self.board_family(b, v, args, span)?,
+            Family::Moves => self.moves_family(b, v, args, span)?,
+            Family::Material => self.material_family(b, v, args, span)?,
+            Family::Turn => self.turn_family(b, v, args, span)?,
+            Family::Collection => self.collection_family(b, v, args, span)?,
+            Family::Value => self.value_family(b, v, args, span)?,
+            Family::Random => self.random_family(b, v, args, span)?,
+            Family::Change => self.change_family(b, v, args, span)?,
+        };
+        match &out {
+            // What `Value::weight` would find, without walking the items.
+            Value::List(items) | Value::Set(items) if def.flat => self.charge(span, items.len() + 1)?,
+            _ => self.charge_value(span, &out)?,
+        }
+        Ok(out)
+    }
+
+    /// Pieces and kinds: a piece's label, name, the piece of a kind and side, the kinds (the one-square readers are in `read`).
+    #[inline]
+    fn piece_family(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
+        use Builtin::*;
+        let preset = self.preset;
+        Ok(match b {
+            PieceAt | Empty | Exists | SideOf | KindOf | IsRoyal | ValueOf => self.read(b, &v[0], &args[0])?,
             LabelOf => self.piece(&v[0], &args[0])?.map_or(Value::None, |c| Value::Str(preset.label_of(c).into())),
             NameOf => {
                 let k = match &v[0] {
@@ -265,6 +272,18 @@ impl Interp<'_> {
                 k.map_or(Value::None, |k| Value::Str(preset.kinds[k].name.as_str().into()))
             }
             PieceOf => Value::Piece(cell::piece(self.kind(&v[0], &args[0])?, self.side(&v[1], &args[1])?)),
+            Kinds => Value::List(Arc::new((0..preset.kinds.len()).map(|k| Value::Kind(k as u8)).collect())),
+            _ => return Err(misfiled(b, span)),
+        })
+    }
+
+    /// The board's squares: files, ranks, neighbours, which exist.
+    #[inline]
+    fn board_family(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
+        use Builtin::*;
+        let geo = &self.preset.geo;
+        Ok(match b {
+            Light => self.read(b, &v[0], &args[0])?,
             FileOf => Value::Int(geo.file(self.square(&v[0], &args[0])?) as i64 + 1),
             RankOf => {
                 let s = self.square(&v[0], &args[0])?;
@@ -300,6 +319,22 @@ impl Interp<'_> {
                         && (exists(t - 1) || exists(t + 1) || exists(t - stride) || exists(t + stride))
                 }))
             }
+            Squares => {
+                self.squares_value(geo.squares.iter().copied().filter(|&s| self.pos.cells[s as usize] != cell::HOLE))
+            }
+            Holes => {
+                self.squares_value(geo.squares.iter().copied().filter(|&s| self.pos.cells[s as usize] == cell::HOLE))
+            }
+            _ => return Err(misfiled(b, span)),
+        })
+    }
+
+    /// Attacks and moves: attacked squares, check, legal, safe and mating moves, captures.
+    #[inline]
+    fn moves_family(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
+        use Builtin::*;
+        let preset = self.preset;
+        Ok(match b {
             Attacks => {
                 let s = self.square(&v[0], &args[0])?;
                 Value::List(Arc::new(self.pos.attacks_from(preset, s).into_iter().map(Value::Square).collect()))
@@ -328,29 +363,24 @@ impl Interp<'_> {
                     self.legal_parts().into_iter().filter(|p| p.captured != 0 && from.is_none_or(|s| p.from == s));
                 Value::List(Arc::new(parts.map(Value::Part).collect()))
             }
-            History => {
-                let turns = self.pos.turn_log();
+            Checkmates => {
+                let side = self.side(&v[0], &args[0])?;
+                let moves = self.pos.checkmates_by(preset, side);
+                let victim = self.pos.ep.victim;
+                let cells = &self.pos.cells;
                 Value::List(Arc::new(
-                    turns
-                        .into_iter()
-                        .map(|t| Value::List(Arc::new(t.iter().copied().map(Value::Part).collect())))
-                        .collect(),
+                    moves.into_iter().map(|m| Value::Part(move_part(preset, cells, victim, m))).collect(),
                 ))
             }
-            LastTurn => {
-                let turns = self.pos.turn_log();
-                list_of(turns.last().map(|t| t.iter().copied().map(Value::Part).collect()).unwrap_or_default())
-            }
-            TurnNumber => Value::Int(self.pos.turn_number() as i64),
-            MoveNumber => Value::Int(self.pos.fullmove as i64),
-            ThisTurn => list_of(self.pos.current_parts().iter().copied().map(Value::Part).collect()),
-            Halfmoves => Value::Int(self.pos.halfmove as i64),
-            Squares => {
-                self.squares_value(geo.squares.iter().copied().filter(|&s| self.pos.cells[s as usize] != cell::HOLE))
-            }
-            Holes => {
-                self.squares_value(geo.squares.iter().copied().filter(|&s| self.pos.cells[s as usize] == cell::HOLE))
-            }
+            _ => return Err(misfiled(b, span)),
+        })
+    }
+
+    /// A side's pieces on the board and in hand.
+    #[inline]
+    fn material_family(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
+        use Builtin::*;
+        Ok(match b {
             Pieces => {
                 let side = self.side(&v[0], &args[0])?;
                 let wanted = match v.get(1) {
@@ -373,6 +403,36 @@ impl Interp<'_> {
                 };
                 Value::Int(n)
             }
+            Hand => {
+                let side = self.side(&v[0], &args[0])?;
+                list_of(self.pos.hands[side].iter().map(|&k| Value::Piece(cell::piece(k as usize, side))).collect())
+            }
+            _ => return Err(misfiled(b, span)),
+        })
+    }
+
+    /// The game so far and the turn in progress.
+    #[inline]
+    fn turn_family(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
+        use Builtin::*;
+        Ok(match b {
+            History => {
+                let turns = self.pos.turn_log();
+                Value::List(Arc::new(
+                    turns
+                        .into_iter()
+                        .map(|t| Value::List(Arc::new(t.iter().copied().map(Value::Part).collect())))
+                        .collect(),
+                ))
+            }
+            LastTurn => {
+                let turns = self.pos.turn_log();
+                list_of(turns.last().map(|t| t.iter().copied().map(Value::Part).collect()).unwrap_or_default())
+            }
+            TurnNumber => Value::Int(self.pos.turn_number() as i64),
+            MoveNumber => Value::Int(self.pos.fullmove as i64),
+            ThisTurn => list_of(self.pos.current_parts().iter().copied().map(Value::Part).collect()),
+            Halfmoves => Value::Int(self.pos.halfmove as i64),
             Follow => {
                 let Some(p) = self.part else {
                     return Err(fail(span, format!("`follow` needs a part, and there is none in `{}`", self.where_)));
@@ -385,10 +445,15 @@ impl Interp<'_> {
                     }
                 }
             }
-            Hand => {
-                let side = self.side(&v[0], &args[0])?;
-                list_of(self.pos.hands[side].iter().map(|&k| Value::Piece(cell::piece(k as usize, side))).collect())
-            }
+            _ => return Err(misfiled(b, span)),
+        })
+    }
+
+    /// Lists, sets and maps.
+    #[inline]
+    fn collection_family(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
+        use Builtin::*;
+        Ok(match b {
             Len => Value::Int(match &v[0] {
                 Value::List(x) | Value::Set(x) => x.len(),
                 Value::Map(m) => m.len(),
@@ -434,7 +499,6 @@ impl Interp<'_> {
                 }
                 other => return Err(fail(args[0].span, format!("cannot put a key into {}", other.type_name()))),
             },
-            Abs => Value::Int(self.int(&v[0], &args[0])?.checked_abs().ok_or_else(|| fail(span, "integer overflow"))?),
             Min | Max => {
                 // Every item is compared: read through.
                 for (x, a) in v.iter().zip(args) {
@@ -444,7 +508,6 @@ impl Interp<'_> {
                 let best = if b == Min { items.into_iter().min() } else { items.into_iter().max() };
                 best.unwrap_or_default()
             }
-            Str => Value::Str(self.text_of(args[0].span, &v[0])?.into()),
             Range => {
                 let (a, z) = (self.int(&v[0], &args[0])?, self.int(&v[1], &args[1])?);
                 if z.saturating_sub(a) > super::interp::MAX_MEMORY as i64 {
@@ -452,7 +515,26 @@ impl Interp<'_> {
                 }
                 Value::List(Arc::new((a..z).map(Value::Int).collect()))
             }
-            Kinds => Value::List(Arc::new((0..preset.kinds.len()).map(|k| Value::Kind(k as u8)).collect())),
+            _ => return Err(misfiled(b, span)),
+        })
+    }
+
+    /// Integers and text.
+    #[inline]
+    fn value_family(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
+        use Builtin::*;
+        Ok(match b {
+            Abs => Value::Int(self.int(&v[0], &args[0])?.checked_abs().ok_or_else(|| fail(span, "integer overflow"))?),
+            Str => Value::Str(self.text_of(args[0].span, &v[0])?.into()),
+            _ => return Err(misfiled(b, span)),
+        })
+    }
+
+    /// The game's seeded numbers, only in `on setup`.
+    #[inline]
+    fn random_family(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
+        use Builtin::*;
+        Ok(match b {
             Random => {
                 let n = self.int(&v[0], &args[0])?;
                 if n < 1 {
@@ -468,15 +550,16 @@ impl Interp<'_> {
                 }
                 Value::List(Arc::new(items))
             }
-            Checkmates => {
-                let side = self.side(&v[0], &args[0])?;
-                let moves = self.pos.checkmates_by(preset, side);
-                let victim = self.pos.ep.victim;
-                let cells = &self.pos.cells;
-                Value::List(Arc::new(
-                    moves.into_iter().map(|m| Value::Part(move_part(preset, cells, victim, m))).collect(),
-                ))
-            }
+            _ => return Err(misfiled(b, span)),
+        })
+    }
+
+    /// What changes the position (`builtin` has checked that it may).
+    #[inline]
+    fn change_family(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
+        use Builtin::*;
+        let (preset, geo) = (self.preset, &self.preset.geo);
+        Ok(match b {
             RemovePiece => {
                 let s = self.square(&v[0], &args[0])?;
                 if cell::is_piece(self.pos.cells[s as usize]) {
@@ -531,13 +614,8 @@ impl Interp<'_> {
                 self.pos.set(&preset.zobrist, s, cell::piece(k, cell::side(c)));
                 Value::None
             }
-        };
-        match &out {
-            // What `Value::weight` would find, without walking the items.
-            Value::List(items) | Value::Set(items) if FLAT_LISTS[b as usize] => self.charge_n(span, items.len() + 1)?,
-            _ => self.charge(span, &out)?,
-        }
-        Ok(out)
+            _ => return Err(misfiled(b, span)),
+        })
     }
 }
 
@@ -548,6 +626,14 @@ static EMPTY_LIST: std::sync::LazyLock<Arc<Vec<Value>>> = std::sync::LazyLock::n
 #[inline]
 fn list_of(items: Vec<Value>) -> Value {
     if items.is_empty() { Value::List(EMPTY_LIST.clone()) } else { Value::List(Arc::new(items)) }
+}
+
+/// A built-in passed to the function of a family it is not in: a table error, reported rather than
+/// panicking.
+#[cold]
+#[inline(never)]
+fn misfiled(b: Builtin, span: Span) -> super::interp::Stop {
+    fail(span, format!("`{}` is not run by the function of its family (built-in table error)", name_of(b)))
 }
 
 /// An argument of the wrong type: `expected a square, found a piece`.

@@ -1,7 +1,7 @@
 //! Script AST to IR: every name resolved once, when the preset loads, with every error collected.
 
 use super::ir::*;
-use super::table;
+use super::table::{self, Builtin};
 use super::value::Value;
 use crate::diag::Diagnostic;
 use crate::diag::suggest;
@@ -9,7 +9,7 @@ use crate::engine::board::Geometry;
 use crate::engine::side::Side;
 use crate::preset::Kind;
 use crate::syntax::Span;
-use crate::syntax::script::{self as ast, ExprKind, HookPoint, Phase, StmtKind};
+use crate::syntax::script::{self as ast, BinOp, ExprKind, HookPoint, Phase, StmtKind};
 use indexmap::IndexMap;
 
 /// The name of the optional function that evaluates a position for the computer player.
@@ -193,7 +193,7 @@ impl<'a> Compiler<'a> {
     fn block(&mut self, stmts: &[ast::Stmt]) -> Vec<Op> {
         self.scopes.push(Vec::new());
         let saved = self.next_slot;
-        let ops = stmts.iter().map(|s| Op::new(self.stmt(s), s.span)).collect();
+        let ops = stmts.iter().map(|s| specialise_op(Op::new(self.stmt(s), s.span))).collect();
         self.scopes.pop();
         self.next_slot = saved;
         ops
@@ -318,7 +318,7 @@ impl<'a> Compiler<'a> {
             }
             ExprKind::Index(x, i) => Ex::Index(Box::new(self.expr(x)), Box::new(self.expr(i))),
         };
-        Code::new(ex, e.span)
+        specialise(Code::new(ex, e.span))
     }
 
     fn square(&self, s: &str) -> Option<Value> {
@@ -364,7 +364,7 @@ impl<'a> Compiler<'a> {
             }
             return Ex::Call(i as u16, codes);
         }
-        if let Some(&(_, b, min, max, _, _)) = table::lookup(&name.node) {
+        if let Some(&table::Def { builtin: b, min, max, .. }) = table::lookup(&name.node) {
             if codes.len() < min || codes.len() > max {
                 let want = if min == max { min.to_string() } else { format!("{min} to {max}") };
                 self.err(name.span, format!("`{}` takes {want} argument(s), given {}", name.node, codes.len()));
@@ -373,7 +373,7 @@ impl<'a> Compiler<'a> {
             return Ex::Builtin(b, codes);
         }
         let mut known: Vec<String> = self.fns.iter().map(|f| f.0.clone()).collect();
-        known.extend(table::TABLE.iter().map(|t| t.0.to_string()));
+        known.extend(table::TABLE.iter().map(|t| t.name.to_string()));
         let hint = suggest(&name.node, known.iter().collect());
         self.err(name.span, format!("no function `{}`{hint}", name.node));
         Ex::Const(Value::None)
@@ -408,4 +408,53 @@ pub fn standalone(preset: &crate::preset::Preset, text: &str) -> Result<Body, St
 /// The values of expressions that are all constants, or `None`.
 fn constants(items: &[Code]) -> Option<Vec<Value>> {
     items.iter().map(|c| if let Ex::Const(v) = &c.ex { Some(v.clone()) } else { None }).collect()
+}
+
+/// An expression in the shape of an `Ex` node of its own (see `Ex`), made that node; any other
+/// expression as it is. Its steps stay those of the general form: the charge does not depend on
+/// which node runs.
+fn specialise(c: Code) -> Code {
+    let Code { ex, span, cost } = c;
+    let ex = match ex {
+        Ex::Builtin(b, mut args) if args.len() == 1 => {
+            let arg = args.pop().map(Box::new);
+            match (b, arg) {
+                (Builtin::Len, Some(arg)) => match arg.ex {
+                    Ex::Builtin(Builtin::ThisTurn, _) => Ex::LenThisTurn(arg.span),
+                    Ex::Builtin1(Builtin::Pieces, side) => Ex::CountPieces(side, arg.span),
+                    _ => Ex::Builtin1(b, arg),
+                },
+                (b, Some(arg)) if b.def().reader => Ex::Read(b, arg),
+                (b, Some(arg)) => Ex::Builtin1(b, arg),
+                (b, None) => Ex::Builtin(b, Vec::new()),
+            }
+        }
+        Ex::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => match b.ex {
+            Ex::Const(v) => Ex::IsConst(a, v, op == BinOp::Ne),
+            _ => Ex::Bin(op, a, b),
+        },
+        Ex::Field(e, f) => match e.ex {
+            Ex::Local(i) => Ex::LocalField(i, f),
+            Ex::Part => Ex::PartField(f),
+            _ => Ex::Field(e, f),
+        },
+        other => other,
+    };
+    Code { ex, span, cost }
+}
+
+/// A statement in the shape of an `St` node of its own, made that node (as `specialise` does for
+/// expressions), its steps kept.
+fn specialise_op(op: Op) -> Op {
+    let Op { st, span, cost } = op;
+    let st = match st {
+        St::SetLocal(i, Code { ex: Ex::Builtin(Builtin::Add, args), span: at, .. })
+            if args.len() == 2 && matches!(args[0].ex, Ex::Local(j) if j == i) =>
+        {
+            St::AddToLocal { slot: i, args, span: at }
+        }
+        St::For(i, Code { ex: Ex::Builtin(Builtin::ThisTurn, _), span: at, .. }, body) => St::ForThisTurn(i, at, body),
+        other => other,
+    };
+    Op { st, span, cost }
 }

@@ -2,7 +2,7 @@
 
 pub use super::ir::Inert;
 use super::ir::{Body, Code, Ex, Op, Script, St};
-use super::table::{Builtin, TABLE};
+use super::table::Builtin;
 
 /// The bulk-counting facts of a compiled script.
 pub fn of(s: &Script) -> Inert {
@@ -29,7 +29,7 @@ fn quiet_funcs(funcs: &[Body]) -> Vec<bool> {
 }
 
 fn changes_position(b: Builtin) -> bool {
-    TABLE.iter().any(|t| t.1 == b && t.4)
+    b.def().changes
 }
 
 fn ops_quiet(ops: &[Op], funcs: &[bool]) -> bool {
@@ -46,6 +46,8 @@ fn op_quiet(op: &Op, f: &[bool]) -> bool {
             branches.iter().all(|(c, b)| code_quiet(c, f) && ops_quiet(b, f)) && ops_quiet(otherwise, f)
         }
         St::For(_, e, b) | St::While(e, b) => code_quiet(e, f) && ops_quiet(b, f),
+        St::ForThisTurn(_, _, b) => ops_quiet(b, f),
+        St::AddToLocal { args, .. } => args.iter().all(|e| code_quiet(e, f)),
         St::Break | St::Continue => true,
     }
 }
@@ -53,6 +55,9 @@ fn op_quiet(op: &Op, f: &[bool]) -> bool {
 fn code_quiet(c: &Code, f: &[bool]) -> bool {
     match &c.ex {
         Ex::Const(_) | Ex::Local(_) | Ex::Global(_) | Ex::Mover | Ex::Opponent | Ex::Part => true,
+        Ex::LocalField(..) | Ex::PartField(_) | Ex::LenThisTurn(_) => true,
+        Ex::IsConst(e, ..) | Ex::CountPieces(e, _) => code_quiet(e, f),
+        Ex::Builtin1(b, e) | Ex::Read(b, e) => !changes_position(*b) && code_quiet(e, f),
         Ex::List(items) | Ex::Set(items) => items.iter().all(|e| code_quiet(e, f)),
         Ex::Map(items) => items.iter().all(|(k, v)| code_quiet(k, f) && code_quiet(v, f)),
         Ex::Not(e) | Ex::Neg(e) | Ex::Field(e, _) => code_quiet(e, f),

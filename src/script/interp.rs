@@ -249,29 +249,10 @@ impl<'a> Interp<'a> {
         self.eval(c)
     }
 
-    /// Count a value made against the memory budget. A scalar, the common case, is counted here;
-    /// a collection or a string is weighed out of line.
+    /// Count `n` elements made against the memory budget: every script value made is charged
+    /// through here (`charge_value` weighs one first).
     #[inline(always)]
-    pub(super) fn charge(&mut self, span: Span, v: &Value) -> R<()> {
-        match v {
-            Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Str(_) => self.charge_weight(span, v),
-            _ => self.charge_one(span),
-        }
-    }
-
-    /// Count one scalar against the memory budget.
-    #[inline(always)]
-    fn charge_one(&mut self, span: Span) -> R<()> {
-        self.mem += 1;
-        if self.mem > MAX_MEMORY {
-            return Err(self.too_much_memory(span));
-        }
-        Ok(())
-    }
-
-    /// Count `n` elements, a weight known without walking the value, against the memory budget.
-    #[inline(always)]
-    pub(super) fn charge_n(&mut self, span: Span, n: usize) -> R<()> {
+    pub(super) fn charge(&mut self, span: Span, n: usize) -> R<()> {
         self.mem = self.mem.saturating_add(n);
         if self.mem > MAX_MEMORY {
             return Err(self.too_much_memory(span));
@@ -279,13 +260,18 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
+    /// Charge a value made, by its weight (`Value::weight`): a scalar is one, a collection or a
+    /// string is weighed out of line.
+    #[inline(always)]
+    pub(super) fn charge_value(&mut self, span: Span, v: &Value) -> R<()> {
+        let n = if v.is_compound() { self.weigh(v) } else { 1 };
+        self.charge(span, n)
+    }
+
+    /// A collection's or a string's weight, walked only as far as the memory left.
     #[inline(never)]
-    fn charge_weight(&mut self, span: Span, v: &Value) -> R<()> {
-        self.mem += v.weight_within((MAX_MEMORY + 1).saturating_sub(self.mem));
-        if self.mem > MAX_MEMORY {
-            return Err(self.too_much_memory(span));
-        }
-        Ok(())
+    fn weigh(&self, v: &Value) -> usize {
+        v.weight_within((MAX_MEMORY + 1).saturating_sub(self.mem))
     }
 
     /// Charge the steps of reading a value through (comparing, searching, showing it): one per
@@ -341,12 +327,10 @@ impl<'a> Interp<'a> {
         self.step(op.cost, op.span)?;
         match &op.st {
             St::SetLocal(i, e) => {
-                let slot = self.base + *i as usize;
-                if !self.add_to_local(slot, *i, e)? {
-                    let v = self.eval(e)?;
-                    self.locals[slot] = v;
-                }
+                let v = self.eval(e)?;
+                self.locals[self.base + *i as usize] = v;
             }
+            St::AddToLocal { slot, args, span } => self.add_to_local(*slot, args, *span)?,
             St::SetGlobal(i, e) => {
                 let v = self.eval(e)?;
                 // Compared with the old value and digested into the position's hash: read through,
@@ -369,6 +353,7 @@ impl<'a> Interp<'a> {
                 return self.block(otherwise);
             }
             St::For(slot, e, body) => return self.for_loop(op.span, *slot as usize, e, body),
+            St::ForThisTurn(slot, at, body) => return self.for_this_turn(op.span, *slot as usize, *at, body),
             St::Return(e) => {
                 let v = match e {
                     Some(e) => self.eval(e)?,
@@ -382,7 +367,7 @@ impl<'a> Interp<'a> {
             St::Eval(e) => {
                 self.eval(e)?;
             }
-            _ => return self.exec_other(op),
+            St::While(..) | St::Reject(_) | St::Win(..) | St::Draw(_) | St::Say(_) => return self.exec_other(op),
         }
         Ok(Flow::Next)
     }
@@ -429,7 +414,7 @@ impl<'a> Interp<'a> {
                 // Charged alike whether the turn is played or only tried, so both end alike.
                 let v = self.eval(e)?;
                 let text = self.text_of(e.span, &v)?;
-                self.charge_n(e.span, text.len() / 8 + 1)?;
+                self.charge(e.span, text.len() / 8 + 1)?;
                 if let Some(said) = self.said.as_deref_mut() {
                     hear(said, text);
                 }
@@ -440,26 +425,22 @@ impl<'a> Interp<'a> {
         Ok(Flow::Next)
     }
 
-    /// `x = add(x, item)` on a list or set: the item goes into x's own storage when nothing else
-    /// shares it, so a loop that builds a collection is linear, not quadratic. The steps are the
-    /// statement's, charged already; the memory charged is what was added (the item and its place), not the
-    /// whole collection again. False when the statement is not of that form.
-    fn add_to_local(&mut self, slot: usize, i: u16, e: &Code) -> R<bool> {
-        let Ex::Builtin(Builtin::Add, args) = &e.ex else { return Ok(false) };
-        if args.len() != 2
-            || !matches!(args[0].ex, Ex::Local(j) if j == i)
-            || !matches!(self.locals[slot], Value::List(_) | Value::Set(_))
-        {
-            return Ok(false);
+    /// `x = add(x, item)` (`St::AddToLocal`): when x is a list or set, the item goes into its own
+    /// storage (copied first if something else shares it). The steps are the statement's, charged
+    /// already; the memory charged is what was added (the item and its place), not the whole
+    /// collection again. Otherwise the call runs as written, and fails as `add` does.
+    #[inline(never)]
+    fn add_to_local(&mut self, i: u16, args: &[Code], span: Span) -> R<()> {
+        let slot = self.base + i as usize;
+        if !matches!(self.locals[slot], Value::List(_) | Value::Set(_)) {
+            let v = self.call_builtin(Builtin::Add, args, span)?;
+            self.locals[slot] = v;
+            return Ok(());
         }
-        // The item is mostly the loop's variable: cloned in place, without a call.
-        let item = match &args[1].ex {
-            Ex::Local(j) => self.locals[self.base + *j as usize].dup(),
-            _ => self.eval(&args[1])?,
-        };
-        self.charge(e.span, &item)?;
-        self.mem += 1;
-        match &mut self.locals[slot] {
+        let item = self.eval(&args[1])?;
+        let n = if item.is_compound() { self.weigh(&item) } else { 1 };
+        self.charge(span, n + 1)?;
+        match &mut self.locals[self.base + i as usize] {
             Value::List(items) => room_for_one(Arc::make_mut(items)).push(item),
             Value::Set(items) => {
                 if let Err(at) = items.binary_search(&item) {
@@ -468,28 +449,35 @@ impl<'a> Interp<'a> {
             }
             _ => {}
         }
-        Ok(true)
+        Ok(())
     }
 
     /// `for`: the items are read from the collection as the loop goes (it cannot change meanwhile).
     fn for_loop(&mut self, span: Span, slot: usize, e: &Code, body: &[Op]) -> R<Flow> {
-        // `for p in this_turn()`: the parts, a few at most, are copied out of the position rather
-        // than built into a list; charged as that list would be.
-        if let Ex::Builtin(Builtin::ThisTurn, _) = e.ex {
-            const FEW: usize = 8;
-            let parts = self.pos.current_parts();
-            let n = parts.len();
-            if let (Some(&first), true) = (parts.first(), n <= FEW) {
-                let mut few = [first; FEW];
-                few[..n].copy_from_slice(parts);
-                self.charge_n(e.span, n + 1)?;
-                return self.each(span, slot, body, n, |i| Value::Part(few[i]));
-            }
-        }
         match self.eval(e)? {
             Value::List(v) | Value::Set(v) => self.each(span, slot, body, v.len(), |i| v[i].dup()),
             other => self.for_other(span, slot, e, body, other),
         }
+    }
+
+    /// `for p in this_turn()` (`St::ForThisTurn`, `at` the call's span): the parts, a few at most,
+    /// are copied out of the position rather than built into a list; charged as that list would be.
+    #[inline(never)]
+    fn for_this_turn(&mut self, span: Span, slot: usize, at: Span, body: &[Op]) -> R<Flow> {
+        const FEW: usize = super::ir::MAX_PARTS;
+        let parts = self.pos.current_parts();
+        let n = parts.len();
+        let Some(&first) = parts.first() else { return self.charge(at, 1).map(|()| Flow::Next) };
+        if n > FEW {
+            return match self.call_builtin(Builtin::ThisTurn, &[], at)? {
+                Value::List(v) => self.each(span, slot, body, v.len(), |i| v[i].dup()),
+                _ => Ok(Flow::Next),
+            };
+        }
+        let mut few = [first; FEW];
+        few[..n].copy_from_slice(parts);
+        self.charge(at, n + 1)?;
+        self.each(span, slot, body, n, |i| Value::Part(few[i]))
     }
 
     /// A loop over a map's keys or a count, out of line: lists are looped over far more often.
@@ -502,7 +490,7 @@ impl<'a> Interp<'a> {
                 if n > MAX_MEMORY.saturating_sub(self.mem) as i64 {
                     return Err(fail(e.span, format!("a loop over {n} is larger than the memory budget")));
                 }
-                self.mem += n.max(0) as usize;
+                self.charge(e.span, n.max(0) as usize)?;
                 self.each(span, slot, body, n.max(0) as usize, |i| Value::Int(i as i64))
             }
             other => Err(fail(e.span, format!("cannot loop over {}", other.type_name()))),
@@ -527,36 +515,20 @@ impl<'a> Interp<'a> {
         Ok(Flow::Next)
     }
 
-    /// Whether an expression (charged already) is true: conditions and `not` are decided without
-    /// building and dropping the value where its shape allows.
+    /// Whether an expression (charged already) is true: the nodes whose truth is known without
+    /// building their value (a local, a part's square or piece, a comparison, a reader) are
+    /// decided here; the others are evaluated and let go.
     fn test(&mut self, c: &Code) -> R<bool> {
         Ok(match &c.ex {
-            Ex::Not(e) => match &e.ex {
-                // `not is_royal(p)`: one call fewer.
-                Ex::Builtin(b, args) if args.len() == 1 => !self.builtin1(*b, args, e.span)?.into_truth(),
-                _ => !self.test(e)?,
-            },
+            Ex::Not(e) => !self.test(e)?,
             Ex::Local(i) => self.locals[self.base + *i as usize].truthy(),
             Ex::Global(i) => self.pos.state[*i as usize].truthy(),
-            // `len(t) == 1`: compared where the right side stands when it is a constant or a local,
-            // without building the boolean (which is still counted, as `binary` counts it).
+            // The boolean is not built, but still counted, as `binary` counts it.
+            Ex::IsConst(a, v, negated) => self.is_const(a, v, c.span)? != *negated,
             Ex::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
-                let l = self.eval(a)?;
-                let same = match &b.ex {
-                    Ex::Const(v) => self.equal(&l, v, c.span)?,
-                    Ex::Local(i) => {
-                        let at = self.base + *i as usize;
-                        if l.is_compound() && self.locals[at].is_compound() {
-                            self.touch_weight(c.span, &l)?;
-                        }
-                        l == self.locals[at]
-                    }
-                    _ => {
-                        let r = self.eval(b)?;
-                        self.equal(&l, &r, c.span)?
-                    }
-                };
-                self.charge_one(c.span)?;
+                let (l, r) = (self.eval(a)?, self.eval(b)?);
+                let same = self.equal(&l, &r, c.span)?;
+                self.charge(c.span, 1)?;
                 same == (*op == BinOp::Eq)
             }
             Ex::Bin(BinOp::And, a, b) => {
@@ -571,67 +543,82 @@ impl<'a> Interp<'a> {
                     self.test(b)?
                 }
             }
-            // `part.capture`, `m.from`: a part's field is tested where the part stands.
-            Ex::Field(e, f) => {
-                let p = match e.ex {
-                    Ex::Part => self.part,
-                    Ex::Local(i) => match self.locals[self.base + i as usize] {
-                        Value::Part(p) => Some(p),
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                match p.and_then(|p| part_code(&p, *f)) {
-                    Some(code) => code != 0,
-                    None => self.eval(c)?.into_truth(),
-                }
-            }
-            // A test of a built-in (`if empty(s)`) calls it from here, not through `eval`.
-            Ex::Builtin(b, args) if args.len() == 1 => self.builtin1(*b, args, c.span)?.into_truth(),
+            // `part.capture`, `m.from`: a part's square or piece is tested where the part stands.
+            Ex::PartField(f) => match self.part.and_then(|p| part_code(&p, *f)) {
+                Some(code) => code != 0,
+                None => self.eval(c)?.into_truth(),
+            },
+            Ex::LocalField(i, f) => match &self.locals[self.base + *i as usize] {
+                Value::Part(p) if part_code(p, *f).is_some() => part_code(p, *f) != Some(0),
+                _ => self.eval(c)?.into_truth(),
+            },
+            Ex::Read(b, arg) => self.read_node(*b, arg, c.span)?.into_truth(),
             _ => self.eval(c)?.into_truth(),
         })
     }
 
-    /// A built-in with one argument, the common case: the argument needs no buffer, and a local,
-    /// a constant or a side is read here rather than returned from `eval` and copied.
+    /// `a == v` for a constant `v` (`Ex::IsConst`), the boolean counted as `binary` counts it.
     #[inline(always)]
-    fn builtin1(&mut self, b: Builtin, args: &[Code], span: Span) -> R<Value> {
-        // `len(this_turn())`, `len(pieces(side))`: counted where they are, not built into a list
-        // first; charged as that list and the count would be.
-        if b == Builtin::Len
-            && let Some(n) = self.len_in_place(&args[0])
-        {
-            let n = n?;
-            self.charge_n(args[0].span, n + 1)?;
-            self.charge_one(span)?;
-            return Ok(Value::Int(n as i64));
-        }
-        let v = self.arg(&args[0])?;
-        let r = if super::table::READERS[b as usize] {
-            // A reader changes nothing, and its scalar result is counted here as `builtin` would.
-            self.read(b, &v, &args[0]).and_then(|out| self.charge_one(span).map(|()| out))
-        } else {
-            self.builtin(b, std::slice::from_ref(&v), args, span)
-        };
+    fn is_const(&mut self, a: &Code, v: &Value, span: Span) -> R<bool> {
+        let l = self.eval(a)?;
+        let same = self.equal(&l, v, span);
+        l.discard();
+        let same = same?;
+        self.charge(span, 1)?;
+        Ok(same)
+    }
+
+    /// A reader (`Ex::Read`): its scalar result counted here as `builtin` would count it.
+    #[inline(always)]
+    fn read_node(&mut self, b: Builtin, arg: &Code, span: Span) -> R<Value> {
+        let v = self.eval(arg)?;
+        let r = self.read(b, &v, arg);
         v.discard();
+        let out = r?;
+        self.charge(span, 1)?;
+        Ok(out)
+    }
+
+    /// A built-in call: the arguments go onto the locals stack, above every frame (a call among
+    /// them leaves it as it found it). A built-in does not touch the locals, so they are lent out
+    /// while it runs.
+    #[inline]
+    pub(super) fn call_builtin(&mut self, b: Builtin, args: &[Code], span: Span) -> R<Value> {
+        if args.is_empty() {
+            return self.builtin(b, &[], args, span);
+        }
+        let top = self.locals.len();
+        for e in args {
+            match self.eval(e) {
+                Ok(v) => self.locals.push(v),
+                Err(stop) => {
+                    self.locals.truncate(top);
+                    return Err(stop);
+                }
+            }
+        }
+        let locals = std::mem::take(&mut self.locals);
+        let r = self.builtin(b, &locals[top..], args, span);
+        self.locals = locals;
+        self.locals.truncate(top);
         r
     }
 
-    /// A built-in's argument: a local, a constant or a side is read here rather than returned
-    /// from `eval` and copied.
+    /// Evaluate an expression whose steps (`Code::cost`) were charged already. A local or a
+    /// constant (most operands and arguments) is copied here, inline where it is asked for; every
+    /// other node is evaluated by `eval_node`.
     #[inline(always)]
-    pub(super) fn arg(&mut self, e: &Code) -> R<Value> {
-        Ok(match &e.ex {
-            Ex::Local(i) => self.locals[self.base + *i as usize].dup(),
-            Ex::Const(v) => v.clone(),
-            Ex::Mover => Value::Side(self.mover),
-            Ex::Opponent => Value::Side(self.mover.other()),
-            _ => self.eval(e)?,
-        })
+    pub(super) fn eval(&mut self, c: &Code) -> R<Value> {
+        match &c.ex {
+            Ex::Local(i) => Ok(self.locals[self.base + *i as usize].dup()),
+            Ex::Const(v) => Ok(v.dup()),
+            _ => self.eval_node(c),
+        }
     }
 
-    /// Evaluate an expression whose steps (`Code::cost`) were charged already.
-    pub(super) fn eval(&mut self, c: &Code) -> R<Value> {
+    /// One arm per node.
+    #[inline(never)]
+    fn eval_node(&mut self, c: &Code) -> R<Value> {
         Ok(match &c.ex {
             Ex::Const(v) => v.clone(),
             Ex::Local(i) => self.locals[self.base + *i as usize].dup(),
@@ -640,24 +627,24 @@ impl<'a> Interp<'a> {
             Ex::Opponent => Value::Side(self.mover.other()),
             Ex::Part => match self.part {
                 Some(p) => Value::Part(p),
-                None => return Err(fail(c.span, format!("there is no `part` in `{}`", self.where_))),
+                None => return Err(self.no_part(c.span)),
             },
             Ex::List(items) => {
                 let v = items.iter().map(|e| self.eval(e)).collect::<R<Vec<_>>>()?;
                 let v = Value::List(Arc::new(v));
-                self.charge(c.span, &v)?;
+                self.charge_value(c.span, &v)?;
                 v
             }
             Ex::Set(items) => {
                 let v = Value::set_of(items.iter().map(|e| self.eval(e)).collect::<R<Vec<_>>>()?);
-                self.charge(c.span, &v)?;
+                self.charge_value(c.span, &v)?;
                 v
             }
             Ex::Map(items) => {
                 let v = Value::map_of(
                     items.iter().map(|(k, v)| Ok((self.eval(k)?, self.eval(v)?))).collect::<R<Vec<_>>>()?,
                 );
-                self.charge(c.span, &v)?;
+                self.charge_value(c.span, &v)?;
                 v
             }
             Ex::Not(e) => Value::Bool(!self.test(e)?),
@@ -677,36 +664,32 @@ impl<'a> Interp<'a> {
                 let (l, r) = (self.eval(a)?, self.eval(b)?);
                 self.binary(*op, l, r, c.span)?
             }
-            // One argument, the common case, needs no buffer.
-            Ex::Builtin(b, args) if args.len() == 1 => self.builtin1(*b, args, c.span)?,
-            // No argument: nothing to evaluate or hold.
-            Ex::Builtin(b, args) if args.is_empty() => self.builtin(*b, &[], args, c.span)?,
-            Ex::Builtin(b, args) => {
-                // The arguments go onto the locals stack, above every frame: a call among them
-                // leaves it as it found it. A built-in does not touch the locals, so they are
-                // lent out while it runs.
-                let top = self.locals.len();
-                for e in args {
-                    // A local or a constant is cloned from where it is, not returned from a call
-                    // and copied again.
-                    let v = match &e.ex {
-                        Ex::Local(i) => self.locals[self.base + *i as usize].clone(),
-                        Ex::Const(v) => v.clone(),
-                        _ => match self.eval(e) {
-                            Ok(v) => v,
-                            Err(stop) => {
-                                self.locals.truncate(top);
-                                return Err(stop);
-                            }
-                        },
-                    };
-                    self.locals.push(v);
-                }
-                let locals = std::mem::take(&mut self.locals);
-                let r = self.builtin(*b, &locals[top..], args, c.span);
-                self.locals = locals;
-                self.locals.truncate(top);
+            Ex::IsConst(a, v, negated) => Value::Bool(self.is_const(a, v, c.span)? != *negated),
+            Ex::Builtin(b, args) => self.call_builtin(*b, args, c.span)?,
+            // One argument needs no buffer.
+            Ex::Builtin1(b, arg) => {
+                let v = self.eval(arg)?;
+                let r = self.builtin(*b, std::slice::from_ref(&v), std::slice::from_ref(&**arg), c.span);
+                v.discard();
                 r?
+            }
+            Ex::Read(b, arg) => self.read_node(*b, arg, c.span)?,
+            // Counted where they are, not built into a list first; charged as that list and the
+            // count would be.
+            Ex::LenThisTurn(at) => {
+                let n = self.pos.current_parts().len();
+                self.charge(*at, n + 1)?;
+                self.charge(c.span, 1)?;
+                Value::Int(n as i64)
+            }
+            Ex::CountPieces(side, at) => {
+                let v = self.eval(side)?;
+                let s = self.side(&v, side);
+                v.discard();
+                let n = self.pos.occupied_count(s?);
+                self.charge(*at, n + 1)?;
+                self.charge(c.span, 1)?;
+                Value::Int(n as i64)
             }
             Ex::Call(f, args) => {
                 // The arguments go straight onto the locals stack, where the callee's frame begins.
@@ -718,21 +701,15 @@ impl<'a> Interp<'a> {
                 let preset = self.preset;
                 self.enter(&preset.script.funcs[*f as usize], base, c.span)?
             }
-            // A field of a local (`m.capture` in a loop) is read in place, without copying the value.
-            Ex::Field(e, f) => match e.ex {
-                Ex::Local(i) => self.field(&self.locals[self.base + i as usize], *f, c.span)?,
-                // `part.to`: the part is read here; `eval` reports a hook without one.
-                Ex::Part => {
-                    let v = match self.part {
-                        Some(p) => Value::Part(p),
-                        None => self.eval(e)?,
-                    };
-                    self.field(&v, *f, c.span)?
-                }
-                _ => {
-                    let v = self.eval(e)?;
-                    self.field(&v, *f, c.span)?
-                }
+            Ex::Field(e, f) => {
+                let v = self.eval(e)?;
+                self.field(&v, *f, c.span)?
+            }
+            // Read in place, without copying the local.
+            Ex::LocalField(i, f) => self.field(&self.locals[self.base + *i as usize], *f, c.span)?,
+            Ex::PartField(f) => match self.part {
+                Some(p) => self.field(&Value::Part(p), *f, c.span)?,
+                None => return Err(self.no_part(c.span)),
             },
             Ex::Index(e, i) => {
                 let (v, i) = (self.eval(e)?, self.eval(i)?);
@@ -752,6 +729,12 @@ impl<'a> Interp<'a> {
                 }
             }
         })
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn no_part(&self, span: Span) -> Stop {
+        fail(span, format!("there is no `part` in `{}`", self.where_))
     }
 
     /// `l == r`, charged as a read of `l` when both are collections or strings (a comparison of
@@ -781,7 +764,7 @@ impl<'a> Interp<'a> {
                     }
                 }
                 let v = List(a);
-                self.charge(span, &v)?;
+                self.charge_value(span, &v)?;
                 return Ok(v);
             }
             (_, l, r) => (l, r),
@@ -844,7 +827,7 @@ impl<'a> Interp<'a> {
                 ));
             }
         };
-        self.charge(span, &v)?;
+        self.charge_value(span, &v)?;
         Ok(v)
     }
 

@@ -59,6 +59,10 @@ impl Field {
 
 /// With its own tag byte (`repr(u8)`) rather than one folded into `Const`'s value: the interpreter
 /// matches on it for every node, and a plain tag is read with one load.
+///
+/// The nodes after `Index` are shapes the compiler recognises (`specialise` in `compile.rs`) and
+/// the interpreter runs without building what the general nodes would: each gives what its
+/// general form gives, charged the same steps (the general form's `cost`, kept) and memory.
 #[derive(Clone, Debug)]
 #[repr(u8)]
 pub enum Ex {
@@ -78,6 +82,24 @@ pub enum Ex {
     Call(u16, Vec<Code>),
     Field(Box<Code>, Field),
     Index(Box<Code>, Box<Code>),
+    /// A built-in of one argument: the argument needs no buffer.
+    Builtin1(Builtin, Box<Code>),
+    /// A reader (`Def::reader`: `empty(s)`, `piece_at(s)`, ...): one square or piece in, a scalar
+    /// out, without the general dispatch.
+    Read(Builtin, Box<Code>),
+    /// `a == constant` (`false`) or `a != constant` (`true`): the constant is compared where it
+    /// stands, not copied.
+    IsConst(Box<Code>, Value, bool),
+    /// `local.field`: read in place, without copying the local.
+    LocalField(u16, Field),
+    /// `part.field`.
+    PartField(Field),
+    /// `len(this_turn())`: the parts played so far, counted where the position keeps them; the span
+    /// is that of `this_turn()`.
+    LenThisTurn(Span),
+    /// `len(pieces(side))`: the side's pieces, counted without listing them; the span is that of
+    /// `pieces(...)` (charged as the list it would build).
+    CountPieces(Box<Code>, Span),
 }
 
 impl Ex {
@@ -89,7 +111,10 @@ impl Ex {
             Ex::Const(_) | Ex::Local(_) | Ex::Global(_) | Ex::Mover | Ex::Opponent | Ex::Part => 0,
             Ex::List(items) | Ex::Set(items) | Ex::Builtin(_, items) | Ex::Call(_, items) => sum(items),
             Ex::Map(items) => items.iter().fold(0u32, |n, (k, v)| n.saturating_add(k.cost).saturating_add(v.cost)),
-            Ex::Not(e) | Ex::Neg(e) | Ex::Field(e, _) => e.cost,
+            Ex::Not(e) | Ex::Neg(e) | Ex::Field(e, _) | Ex::Builtin1(_, e) | Ex::Read(_, e) => e.cost,
+            // What their general forms cost (`specialise` keeps that cost; these are for completeness).
+            Ex::IsConst(e, ..) | Ex::CountPieces(e, _) => e.cost.saturating_add(1),
+            Ex::LocalField(..) | Ex::PartField(_) | Ex::LenThisTurn(_) => 1,
             Ex::Bin(BinOp::And | BinOp::Or, a, _) => a.cost,
             Ex::Bin(_, a, b) | Ex::Index(a, b) => a.cost.saturating_add(b.cost),
         })
@@ -121,12 +146,15 @@ impl St {
             St::Win(a, b) => a.cost.saturating_add(b.cost),
             St::If(branches, _) => branches.first().map_or(0, |(c, _)| c.cost),
             St::For(_, e, _) | St::While(e, _) => e.cost,
+            St::AddToLocal { args, .. } => args.iter().fold(2u32, |n, c| n.saturating_add(c.cost)),
+            St::ForThisTurn(..) => 1,
             St::Break | St::Continue => 0,
         })
     }
 }
 
-/// With its own tag byte, for the same reason as `Ex`.
+/// With its own tag byte, for the same reason as `Ex`. The last two are shapes the compiler
+/// recognises, as in `Ex`.
 #[derive(Clone, Debug)]
 #[repr(u8)]
 pub enum St {
@@ -143,6 +171,17 @@ pub enum St {
     Draw(Code),
     Say(Code),
     Eval(Code),
+    /// `x = add(x, item)`, `args` being `[x, item]` and `span` the call's: the item goes into x's
+    /// own storage when x is a list or set nothing else shares, so a loop building a collection is
+    /// linear, not quadratic. Otherwise (x not a list or set) it runs as the general call.
+    AddToLocal {
+        slot: u16,
+        args: Vec<Code>,
+        span: Span,
+    },
+    /// `for x in this_turn()`, the span being `this_turn()`'s: the parts are read from the position
+    /// rather than built into a list.
+    ForThisTurn(u16, Span, Vec<Op>),
 }
 
 /// A function or hook body.

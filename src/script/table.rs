@@ -1,9 +1,10 @@
-//! The built-in table: every built-in's name, arity, whether it changes the position, what it
-//! does, and the per-built-in flags the interpreter checks at each call. Script data, below the
-//! preset: the compiler resolves names with it and the IR names built-ins by it; the functions
-//! themselves are in `builtins.rs`.
+//! The built-in table: one record per built-in (name, arity, family, flags, what it does). Script
+//! data, below the preset: the compiler resolves names and arities with it, the interpreter reads a
+//! built-in's flags from it and runs it by its family; the functions themselves are in `builtins.rs`.
 
+/// A built-in, named by its place in [`TABLE`] (`Builtin::X as usize` is its row).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Builtin {
     PieceAt,
     Empty,
@@ -27,6 +28,7 @@ pub enum Builtin {
     InCheck,
     LegalMoves,
     SafeMoves,
+    Checkmates,
     Captures,
     History,
     LastTurn,
@@ -53,6 +55,9 @@ pub enum Builtin {
     Max,
     Str,
     Range,
+    Kinds,
+    Random,
+    RandomOrder,
     RemovePiece,
     Place,
     Construct,
@@ -60,191 +65,210 @@ pub enum Builtin {
     ToHand,
     FromHand,
     Promote,
-    Random,
-    RandomOrder,
-    Kinds,
-    Checkmates,
 }
 
-/// Per built-in, whether it changes the position (TABLE's fifth column), for a check at every call.
-pub(super) const CHANGES_POSITION: [bool; 256] = {
-    let mut out = [false; 256];
-    let mut i = 0;
-    while i < TABLE.len() {
-        out[TABLE[i].1 as usize] = TABLE[i].4;
-        i += 1;
-    }
-    out
-};
+/// The functions built-ins are grouped into, one per family in `builtins.rs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Pieces and kinds: what is on a square, a piece's side, kind, label, name, value.
+    Piece,
+    /// The board's squares: files, ranks, neighbours, which exist.
+    Board,
+    /// Attacks and moves: attacked squares, check, legal, safe and mating moves, captures.
+    Moves,
+    /// A side's pieces on the board and in hand.
+    Material,
+    /// The game so far and the turn in progress.
+    Turn,
+    /// Lists, sets and maps.
+    Collection,
+    /// Integers and text.
+    Value,
+    /// The game's seeded numbers (`on setup` only).
+    Random,
+    /// What changes the position (in hooks that may).
+    Change,
+}
 
-/// Per built-in, whether every list or set it gives holds only scalars (squares, pieces, kinds,
-/// parts, integers): its weight is then its length and one, known without looking at the items.
-pub(super) const FLAT_LISTS: [bool; 256] = {
-    let mut out = [false; 256];
-    let flat = [
-        Builtin::Neighbours,
-        Builtin::EdgeNeighbours,
-        Builtin::Frontier,
-        Builtin::Attacks,
-        Builtin::LegalMoves,
-        Builtin::SafeMoves,
-        Builtin::Captures,
-        Builtin::LastTurn,
-        Builtin::ThisTurn,
-        Builtin::Squares,
-        Builtin::Holes,
-        Builtin::Pieces,
-        Builtin::Hand,
-        Builtin::Range,
-        Builtin::Kinds,
-        Builtin::Checkmates,
-        Builtin::Follow,
-    ];
-    let mut i = 0;
-    while i < flat.len() {
-        out[flat[i] as usize] = true;
-        i += 1;
-    }
-    out
-};
+/// One built-in: everything the compiler and the interpreter need to know of it.
+#[derive(Clone, Copy, Debug)]
+pub struct Def {
+    pub name: &'static str,
+    pub builtin: Builtin,
+    /// Fewest and most arguments.
+    pub min: usize,
+    pub max: usize,
+    pub family: Family,
+    /// Whether it changes the position (only hooks that may change it may call it).
+    pub changes: bool,
+    /// Whether it reads one square or piece and gives a scalar: compiled to `Ex::Read`, run without
+    /// the general dispatch.
+    pub reader: bool,
+    /// Whether every list or set it gives holds only scalars (squares, pieces, kinds, parts,
+    /// integers): its weight is then its length and one, known without looking at the items.
+    pub flat: bool,
+    /// What it does, for the help text.
+    pub doc: &'static str,
+}
 
-/// Per built-in, whether `Interp::read` runs it.
-pub(super) const READERS: [bool; 256] = {
-    let mut out = [false; 256];
-    let readers = [
-        Builtin::PieceAt,
-        Builtin::Empty,
-        Builtin::Exists,
-        Builtin::SideOf,
-        Builtin::KindOf,
-        Builtin::IsRoyal,
-        Builtin::ValueOf,
-        Builtin::Light,
-    ];
-    let mut i = 0;
-    while i < readers.len() {
-        out[readers[i] as usize] = true;
-        i += 1;
-    }
-    out
-};
+const fn def(name: &'static str, builtin: Builtin, min: usize, max: usize, family: Family, doc: &'static str) -> Def {
+    let changes = matches!(family, Family::Change);
+    Def { name, builtin, min, max, family, changes, reader: false, flat: false, doc }
+}
 
-/// Name, built-in, fewest and most arguments, whether it changes the position, what it does.
-pub const TABLE: &[(&str, Builtin, usize, usize, bool, &str)] = &[
-    ("piece_at", Builtin::PieceAt, 1, 1, false, "the piece on a square, or none"),
-    ("empty", Builtin::Empty, 1, 1, false, "whether a square exists and holds no piece"),
-    ("exists", Builtin::Exists, 1, 1, false, "whether a square is on the board (not a hole)"),
-    ("side_of", Builtin::SideOf, 1, 1, false, "the side of a piece (or of the piece on a square)"),
-    ("kind_of", Builtin::KindOf, 1, 1, false, "the kind of a piece"),
-    ("label_of", Builtin::LabelOf, 1, 1, false, "the label of a piece, as in FEN"),
-    ("name_of", Builtin::NameOf, 1, 1, false, "the name of a piece or kind"),
-    ("is_royal", Builtin::IsRoyal, 1, 1, false, "whether a piece or kind is royal"),
-    ("value_of", Builtin::ValueOf, 1, 1, false, "the declared value of a piece or kind"),
-    ("piece_of", Builtin::PieceOf, 2, 2, false, "the piece of a kind and side: piece_of(Queen, white)"),
-    ("file_of", Builtin::FileOf, 1, 1, false, "the file of a square, 1 for a"),
-    ("rank_of", Builtin::RankOf, 1, 2, false, "the rank of a square, 1 first; with a side, counted from that side"),
-    ("square_at", Builtin::SquareAt, 2, 2, false, "the square at file and rank (1-based), or none"),
-    ("neighbours", Builtin::Neighbours, 1, 1, false, "the existing squares sharing an edge or corner"),
-    ("edge_neighbours", Builtin::EdgeNeighbours, 1, 1, false, "the existing squares sharing an edge"),
-    ("frontier", Builtin::Frontier, 0, 0, false, "the missing squares that share an edge with an existing square"),
-    ("light", Builtin::Light, 1, 1, false, "whether a square (existing or not) is light in the checkered pattern"),
-    ("attacks", Builtin::Attacks, 1, 1, false, "the squares the piece on a square could capture on"),
-    ("attacked", Builtin::Attacked, 2, 2, false, "whether a side attacks a square"),
-    ("in_check", Builtin::InCheck, 1, 1, false, "whether a side's royal piece is attacked"),
-    ("legal_moves", Builtin::LegalMoves, 0, 0, false, "the legal moves of the side to move, as parts"),
-    (
+impl Def {
+    const fn reader(self) -> Def {
+        Def { reader: true, ..self }
+    }
+    const fn flat(self) -> Def {
+        Def { flat: true, ..self }
+    }
+}
+
+impl Builtin {
+    /// The built-in's record.
+    #[inline(always)]
+    pub fn def(self) -> &'static Def {
+        &TABLE[self as usize]
+    }
+}
+
+use Builtin as B;
+use Family as F;
+
+/// Every built-in, in the order of [`Builtin`] (checked below, when this compiles).
+pub const TABLE: &[Def] = &[
+    def("piece_at", B::PieceAt, 1, 1, F::Piece, "the piece on a square, or none").reader(),
+    def("empty", B::Empty, 1, 1, F::Piece, "whether a square exists and holds no piece").reader(),
+    def("exists", B::Exists, 1, 1, F::Piece, "whether a square is on the board (not a hole)").reader(),
+    def("side_of", B::SideOf, 1, 1, F::Piece, "the side of a piece (or of the piece on a square)").reader(),
+    def("kind_of", B::KindOf, 1, 1, F::Piece, "the kind of a piece").reader(),
+    def("label_of", B::LabelOf, 1, 1, F::Piece, "the label of a piece, as in FEN"),
+    def("name_of", B::NameOf, 1, 1, F::Piece, "the name of a piece or kind"),
+    def("is_royal", B::IsRoyal, 1, 1, F::Piece, "whether a piece or kind is royal").reader(),
+    def("value_of", B::ValueOf, 1, 1, F::Piece, "the declared value of a piece or kind").reader(),
+    def("piece_of", B::PieceOf, 2, 2, F::Piece, "the piece of a kind and side: piece_of(Queen, white)"),
+    def("file_of", B::FileOf, 1, 1, F::Board, "the file of a square, 1 for a"),
+    def("rank_of", B::RankOf, 1, 2, F::Board, "the rank of a square, 1 first; with a side, counted from that side"),
+    def("square_at", B::SquareAt, 2, 2, F::Board, "the square at file and rank (1-based), or none"),
+    def("neighbours", B::Neighbours, 1, 1, F::Board, "the existing squares sharing an edge or corner").flat(),
+    def("edge_neighbours", B::EdgeNeighbours, 1, 1, F::Board, "the existing squares sharing an edge").flat(),
+    def("frontier", B::Frontier, 0, 0, F::Board, "the missing squares that share an edge with an existing square")
+        .flat(),
+    def("light", B::Light, 1, 1, F::Board, "whether a square (existing or not) is light in the checkered pattern")
+        .reader(),
+    def("attacks", B::Attacks, 1, 1, F::Moves, "the squares the piece on a square could capture on").flat(),
+    def("attacked", B::Attacked, 2, 2, F::Moves, "whether a side attacks a square"),
+    def("in_check", B::InCheck, 1, 1, F::Moves, "whether a side's royal piece is attacked"),
+    def("legal_moves", B::LegalMoves, 0, 0, F::Moves, "the legal moves of the side to move, as parts").flat(),
+    def(
         "safe_moves",
-        Builtin::SafeMoves,
+        B::SafeMoves,
         1,
         1,
-        false,
+        F::Moves,
         "the moves a side could make now that leave its royal piece unattacked (chess-legal), whoever is to move",
-    ),
-    (
+    )
+    .flat(),
+    def(
         "checkmates",
-        Builtin::Checkmates,
+        B::Checkmates,
         1,
         1,
-        false,
+        F::Moves,
         "the moves of a side (as if it were to move) after which the other side is in check with no legal move",
-    ),
-    (
+    )
+    .flat(),
+    def(
         "captures",
-        Builtin::Captures,
+        B::Captures,
         0,
         1,
-        false,
+        F::Moves,
         "the legal capturing moves of the side to move, or of the piece on a square",
-    ),
-    ("history", Builtin::History, 0, 0, false, "the turns played, each a list of parts"),
-    ("last_turn", Builtin::LastTurn, 0, 0, false, "the parts of the turn before this one"),
-    ("turn_number", Builtin::TurnNumber, 0, 0, false, "this turn's number: 1 is White's first"),
-    ("move_number", Builtin::MoveNumber, 0, 0, false, "the FEN's full-move number: 1 for both sides' first turns"),
-    ("this_turn", Builtin::ThisTurn, 0, 0, false, "the parts of the turn in progress played so far"),
-    ("halfmoves", Builtin::Halfmoves, 0, 0, false, "turns since the last capture or irreversible move"),
-    ("squares", Builtin::Squares, 0, 0, false, "every existing square"),
-    ("holes", Builtin::Holes, 0, 0, false, "every missing square"),
-    (
+    )
+    .flat(),
+    def("history", B::History, 0, 0, F::Turn, "the turns played, each a list of parts"),
+    def("last_turn", B::LastTurn, 0, 0, F::Turn, "the parts of the turn before this one").flat(),
+    def("turn_number", B::TurnNumber, 0, 0, F::Turn, "this turn's number: 1 is White's first"),
+    def("move_number", B::MoveNumber, 0, 0, F::Turn, "the FEN's full-move number: 1 for both sides' first turns"),
+    def("this_turn", B::ThisTurn, 0, 0, F::Turn, "the parts of the turn in progress played so far").flat(),
+    def("halfmoves", B::Halfmoves, 0, 0, F::Turn, "turns since the last capture or irreversible move"),
+    def("squares", B::Squares, 0, 0, F::Board, "every existing square").flat(),
+    def("holes", B::Holes, 0, 0, F::Board, "every missing square").flat(),
+    def(
         "pieces",
-        Builtin::Pieces,
+        B::Pieces,
         1,
         2,
-        false,
+        F::Material,
         "the squares holding a side's pieces; with kinds (one, or a list or set), only pieces of those kinds",
-    ),
-    (
+    )
+    .flat(),
+    def(
         "count",
-        Builtin::Count,
+        B::Count,
         1,
         2,
-        false,
+        F::Material,
         "how many pieces of a kind (and side) or exactly this piece are on the board",
     ),
-    (
+    def(
         "follow",
-        Builtin::Follow,
+        B::Follow,
         1,
         1,
-        false,
+        F::Turn,
         "where the piece that stood on a square before this part stands now (of squares: the set of where they stand)",
-    ),
-    ("hand", Builtin::Hand, 1, 1, false, "the pieces in a side's hand"),
-    ("len", Builtin::Len, 1, 1, false, "the length of a list, set, map or string"),
-    ("list", Builtin::List, 1, 1, false, "a list of the items"),
-    ("set", Builtin::Set, 1, 1, false, "a set of the items"),
-    ("add", Builtin::Add, 2, 2, false, "a list or set with one more item"),
-    ("discard", Builtin::Discard, 2, 2, false, "a list or set without an item, a map without a key"),
-    ("keys", Builtin::Keys, 1, 1, false, "the keys of a map"),
-    ("get", Builtin::Get, 2, 3, false, "a map's value for a key, or the default (none)"),
-    ("put", Builtin::Put, 3, 3, false, "a map with a key set to a value"),
-    ("abs", Builtin::Abs, 1, 1, false, "absolute value"),
-    ("min", Builtin::Min, 1, 8, false, "the least of the arguments (or of one list)"),
-    ("max", Builtin::Max, 1, 8, false, "the greatest of the arguments (or of one list)"),
-    ("str", Builtin::Str, 1, 1, false, "a value as text"),
-    ("range", Builtin::Range, 2, 2, false, "the integers from a up to b - 1"),
-    ("kinds", Builtin::Kinds, 0, 0, false, "every kind of piece the preset declares, in order"),
-    ("random", Builtin::Random, 1, 1, false, "a number from 0 to n - 1, from the game's seed; only in `on setup`"),
-    (
+    )
+    .flat(),
+    def("hand", B::Hand, 1, 1, F::Material, "the pieces in a side's hand").flat(),
+    def("len", B::Len, 1, 1, F::Collection, "the length of a list, set, map or string"),
+    def("list", B::List, 1, 1, F::Collection, "a list of the items"),
+    def("set", B::Set, 1, 1, F::Collection, "a set of the items"),
+    def("add", B::Add, 2, 2, F::Collection, "a list or set with one more item"),
+    def("discard", B::Discard, 2, 2, F::Collection, "a list or set without an item, a map without a key"),
+    def("keys", B::Keys, 1, 1, F::Collection, "the keys of a map"),
+    def("get", B::Get, 2, 3, F::Collection, "a map's value for a key, or the default (none)"),
+    def("put", B::Put, 3, 3, F::Collection, "a map with a key set to a value"),
+    def("abs", B::Abs, 1, 1, F::Value, "absolute value"),
+    def("min", B::Min, 1, 8, F::Collection, "the least of the arguments (or of one list)"),
+    def("max", B::Max, 1, 8, F::Collection, "the greatest of the arguments (or of one list)"),
+    def("str", B::Str, 1, 1, F::Value, "a value as text"),
+    def("range", B::Range, 2, 2, F::Collection, "the integers from a up to b - 1").flat(),
+    def("kinds", B::Kinds, 0, 0, F::Piece, "every kind of piece the preset declares, in order").flat(),
+    def("random", B::Random, 1, 1, F::Random, "a number from 0 to n - 1, from the game's seed; only in `on setup`"),
+    def(
         "random_order",
-        Builtin::RandomOrder,
+        B::RandomOrder,
         1,
         1,
-        false,
+        F::Random,
         "a list's items in an order drawn from the game's seed; only in `on setup`",
     ),
-    ("remove_piece", Builtin::RemovePiece, 1, 1, true, "empty a square"),
-    ("place", Builtin::Place, 2, 2, true, "put a piece on a square: place(piece_of(Queen, white), e4)"),
-    ("construct", Builtin::Construct, 1, 1, true, "create a missing square, empty"),
-    ("destroy", Builtin::Destroy, 1, 1, true, "remove an empty square from the board"),
-    ("to_hand", Builtin::ToHand, 2, 2, true, "put a piece of a kind into a side's hand"),
-    ("from_hand", Builtin::FromHand, 2, 2, true, "take a piece of a kind from a side's hand; false if none"),
-    ("promote", Builtin::Promote, 2, 2, true, "turn the piece on a square into a kind, same side"),
+    def("remove_piece", B::RemovePiece, 1, 1, F::Change, "empty a square"),
+    def("place", B::Place, 2, 2, F::Change, "put a piece on a square: place(piece_of(Queen, white), e4)"),
+    def("construct", B::Construct, 1, 1, F::Change, "create a missing square, empty"),
+    def("destroy", B::Destroy, 1, 1, F::Change, "remove an empty square from the board"),
+    def("to_hand", B::ToHand, 2, 2, F::Change, "put a piece of a kind into a side's hand"),
+    def("from_hand", B::FromHand, 2, 2, F::Change, "take a piece of a kind from a side's hand; false if none"),
+    def("promote", B::Promote, 2, 2, F::Change, "turn the piece on a square into a kind, same side"),
 ];
 
-pub fn lookup(name: &str) -> Option<&'static (&'static str, Builtin, usize, usize, bool, &'static str)> {
-    TABLE.iter().find(|t| t.0 == name)
+const _: () = {
+    let mut i = 0;
+    while i < TABLE.len() {
+        assert!(TABLE[i].builtin as usize == i, "TABLE is not in the order of Builtin");
+        // A reader is run by `Interp::read`: one argument, nothing changed.
+        assert!(!TABLE[i].reader || (TABLE[i].min == 1 && TABLE[i].max == 1 && !TABLE[i].changes));
+        i += 1;
+    }
+};
+
+pub fn lookup(name: &str) -> Option<&'static Def> {
+    TABLE.iter().find(|t| t.name == name)
 }
 
 pub(super) fn name_of(b: Builtin) -> &'static str {
-    TABLE.iter().find(|t| t.1 == b).map_or("?", |t| t.0)
+    b.def().name
 }
