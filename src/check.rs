@@ -1151,7 +1151,7 @@ fn promo_limits(preset: &Preset, setup: &[u8]) -> Vec<u16> {
         for &k in &p.choices {
             for side in Side::BOTH {
                 let code = cell::piece(k, side);
-                limit[code as usize] = setup.iter().filter(|&&c| c & !cell::VIRGIN == code).count() as u16;
+                limit[code as usize] = setup.iter().filter(|&&c| cell::code(c) == code).count() as u16;
             }
         }
     }

@@ -491,7 +491,9 @@ impl Game {
         let p = &self.preset;
         let c = p.castles.iter().find(|c| c.side == self.pos.side && c.king_from == from && c.king_to == to)?;
         let cells = &self.pos.cells;
-        if cells[from as usize] != c.king | cell::VIRGIN || cells[c.rook_from as usize] != c.rook | cell::VIRGIN {
+        if cells[from as usize] != cell::with_unmoved(c.king)
+            || cells[c.rook_from as usize] != cell::with_unmoved(c.rook)
+        {
             return Some("the right to castle this way is lost".into());
         }
         if let Some(&s) = c.empty.iter().find(|&&s| cells[s as usize] != cell::EMPTY) {

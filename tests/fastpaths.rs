@@ -145,8 +145,8 @@ fn specialised_expressions_give_the_general_values() {
         ),
     ];
     for (special, general) in pairs {
-        let a = repl.execute(&format!("eval {special}"));
-        let b = repl.execute(&format!("eval {general}"));
+        let a = repl.execute(&format!("eval {special}")).map_err(|e| e.to_string());
+        let b = repl.execute(&format!("eval {general}")).map_err(|e| e.to_string());
         assert!(a.is_ok(), "eval {special}: {a:?}");
         assert_eq!(a, b, "`{special}` and `{general}` differ");
     }

@@ -32,9 +32,20 @@ pub mod cell {
     pub fn is_piece(c: u8) -> bool {
         c & 0x7F >= FIRST_PIECE
     }
+    /// The piece a cell holds, without its unmoved flag.
     #[inline]
     pub fn code(c: u8) -> u8 {
-        c & 0x7F
+        c & !VIRGIN
+    }
+    /// Whether the piece in a cell has not moved yet.
+    #[inline]
+    pub fn unmoved(c: u8) -> bool {
+        c & VIRGIN != 0
+    }
+    /// A piece code marked as not moved yet.
+    #[inline]
+    pub fn with_unmoved(code: u8) -> u8 {
+        code | VIRGIN
     }
     #[inline]
     pub fn kind(c: u8) -> usize {

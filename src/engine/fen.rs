@@ -270,7 +270,7 @@ fn mark_virgins(preset: &Preset, pos: &mut Position) {
         // On a gating square, only the castling field's gate letters say a piece has not moved.
         let gate = preset.unmoved_letters().is_some_and(|g| cell::is_piece(c) && g[cell::side(c)][sq as usize]);
         if cell::is_piece(c) && !castles && !gate && preset.setup_cells.get(sq as usize) == Some(&c) {
-            pos.cells[sq as usize] = c | cell::VIRGIN;
+            pos.cells[sq as usize] = cell::with_unmoved(c);
         }
     }
 }
@@ -297,12 +297,12 @@ fn castling(preset: &Preset, field: &str, pos: &mut Position) -> Result<(), FenE
                 FenError::Castling(field.into(), format!("this preset has no castling flag `{flag}`"))
             })?;
         for (sq, code) in [(rule.king_from, rule.king), (rule.rook_from, rule.rook)] {
-            let c = pos.cells[sq as usize] & !cell::VIRGIN;
+            let c = cell::code(pos.cells[sq as usize]);
             if c != code {
                 let why = format!("`{flag}` needs {} on {}", preset.label_of(code), preset.geo.name(sq));
                 return Err(FenError::Castling(field.into(), why));
             }
-            pos.cells[sq as usize] = code | cell::VIRGIN;
+            pos.cells[sq as usize] = cell::with_unmoved(code);
         }
     }
     Ok(())
@@ -331,7 +331,7 @@ fn gate_letter(
     for &sq in &preset.geo.squares {
         let c = pos.cells[sq as usize];
         if preset.geo.file(sq) == file && g[side][sq as usize] && cell::is_side(c, side) {
-            pos.cells[sq as usize] = c | cell::VIRGIN;
+            pos.cells[sq as usize] = cell::with_unmoved(c);
             found = true;
         }
     }
@@ -438,8 +438,8 @@ pub fn write(preset: &Preset, pos: &Position) -> String {
             .iter()
             .filter(|c| {
                 side.is_none_or(|s| c.side == s)
-                    && pos.cells[c.king_from as usize] == c.king | cell::VIRGIN
-                    && pos.cells[c.rook_from as usize] == c.rook | cell::VIRGIN
+                    && pos.cells[c.king_from as usize] == cell::with_unmoved(c.king)
+                    && pos.cells[c.rook_from as usize] == cell::with_unmoved(c.rook)
             })
             .map(|c| c.flag)
             .collect()
@@ -462,7 +462,7 @@ pub fn write(preset: &Preset, pos: &Position) -> String {
                         geo.file(sq) == file
                             && g[side][sq as usize]
                             && cell::is_side(c, side)
-                            && c & cell::VIRGIN != 0
+                            && cell::unmoved(c)
                             && (preset.gating.is_some() || preset.kinds[cell::kind(c)].cares_virgin)
                     });
                     if open {

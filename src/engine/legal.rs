@@ -122,7 +122,7 @@ impl Position {
                 return false;
             }
             // Put one of the mover's own pieces on the square taken: any check left comes from another piece.
-            let taken = std::mem::replace(&mut self.cells[m.to as usize], c & !cell::VIRGIN);
+            let taken = std::mem::replace(&mut self.cells[m.to as usize], cell::code(c));
             let other = self.in_check(preset, us);
             self.cells[m.to as usize] = taken;
             !other
@@ -171,7 +171,7 @@ impl Position {
             self.put(&mut saved, c.king_to, c.king);
             self.put(&mut saved, c.rook_to, c.rook);
         } else {
-            let piece = self.cells[m.from as usize] & !cell::VIRGIN;
+            let piece = cell::code(self.cells[m.from as usize]);
             if m.from == k {
                 royal = m.to;
             }

@@ -17,7 +17,7 @@ impl Position {
             let kind = cell::kind(c);
             let start = out.len();
             for s in &preset.movement.steps[us][kind] {
-                if s.flags & flag::INITIAL != 0 && c & cell::VIRGIN == 0 {
+                if s.flags & flag::INITIAL != 0 && !cell::unmoved(c) {
                     continue;
                 }
                 if s.calm && *checked.get_or_insert_with(|| self.in_check(preset, us)) {
@@ -32,7 +32,7 @@ impl Position {
                 dedup_from(out, start);
             }
             if let Some(g) = &preset.gating
-                && c & cell::VIRGIN != 0
+                && cell::unmoved(c)
                 && g[us][sq as usize]
                 && !self.hands[us].is_empty()
             {
@@ -365,8 +365,8 @@ impl Position {
     fn castling_moves(&self, preset: &Preset, out: &mut Vec<Move>) {
         for (i, c) in preset.castles.iter().enumerate() {
             if c.side != self.side
-                || self.cells[c.king_from as usize] != c.king | cell::VIRGIN
-                || self.cells[c.rook_from as usize] != c.rook | cell::VIRGIN
+                || self.cells[c.king_from as usize] != cell::with_unmoved(c.king)
+                || self.cells[c.rook_from as usize] != cell::with_unmoved(c.rook)
                 || !c.empty.iter().all(|&s| self.cells[s as usize] == cell::EMPTY)
                 || c.safe.iter().any(|&s| {
                     self.attacked(preset, s, self.side.other()) && !self.shielded(preset, s, self.side.other())
@@ -447,7 +447,7 @@ impl Position {
         }
         let mut out = Vec::new();
         for s in &preset.movement.steps[cell::side(c)][cell::kind(c)] {
-            if s.flags & flag::CAPTURE == 0 || (s.flags & flag::INITIAL != 0 && c & cell::VIRGIN == 0) {
+            if s.flags & flag::CAPTURE == 0 || (s.flags & flag::INITIAL != 0 && !cell::unmoved(c)) {
                 continue;
             }
             self.capture_squares(preset, from, s, &mut |to| {
@@ -512,12 +512,12 @@ impl Position {
             let from = (target as i32 - s.delta as i32) as usize;
             let c = self.cells[from];
             return cell::code(c) == code
-                && (s.flags & flag::INITIAL == 0 || c & cell::VIRGIN != 0)
+                && (s.flags & flag::INITIAL == 0 || cell::unmoved(c))
                 && self.capture_squares(preset, from as Sq, s, &mut |to| to == target);
         }
         self.occupied_by(cell::side(code)).any(|from| {
             let c = self.cells[from as usize];
-            if cell::code(c) != code || (s.flags & flag::INITIAL != 0 && c & cell::VIRGIN == 0) {
+            if cell::code(c) != code || (s.flags & flag::INITIAL != 0 && !cell::unmoved(c)) {
                 return false;
             }
             self.capture_squares(preset, from, s, &mut |to| to == target)
@@ -552,7 +552,7 @@ impl Position {
                 return false;
             }
             return cell::code(c) == code
-                && (s.flags & flag::INITIAL == 0 || c & cell::VIRGIN != 0)
+                && (s.flags & flag::INITIAL == 0 || cell::unmoved(c))
                 && steps <= s.range_from(&preset.movement, at as usize) as u32;
         }
     }

@@ -579,7 +579,7 @@ impl Position {
             return self.apply_drop(preset, m.promo, m.to);
         }
         let z = &preset.zobrist;
-        let piece = self.cells[m.from as usize] & !cell::VIRGIN;
+        let piece = cell::code(self.cells[m.from as usize]);
         self.reset |= preset.irreversible[cell::kind(piece)];
         if m.flags & mflag::CASTLE != 0 {
             let c = &preset.castles[m.extra as usize];
@@ -666,16 +666,16 @@ impl Position {
     fn close_gates(&mut self, preset: &Preset, side: Side, g: &crate::engine::side::BySide<Vec<bool>>) {
         for &s in &preset.geo.squares {
             let c = self.cells[s as usize];
-            if !(g[side][s as usize] && cell::is_side(c, side) && c & cell::VIRGIN != 0) {
+            if !(g[side][s as usize] && cell::is_side(c, side) && cell::unmoved(c)) {
                 continue;
             }
             let castles = preset.castles.iter().any(|k| {
                 (k.king_from == s || k.rook_from == s)
-                    && self.cells[k.king_from as usize] == k.king | cell::VIRGIN
-                    && self.cells[k.rook_from as usize] == k.rook | cell::VIRGIN
+                    && self.cells[k.king_from as usize] == cell::with_unmoved(k.king)
+                    && self.cells[k.rook_from as usize] == cell::with_unmoved(k.rook)
             });
             if !castles {
-                self.set(&preset.zobrist, s, c & !cell::VIRGIN);
+                self.set(&preset.zobrist, s, cell::code(c));
             }
         }
     }
@@ -717,7 +717,7 @@ impl Position {
             // `castle dropped`: a king or rook dropped where a castling rule starts it may castle.
             || preset.castle_dropped
                 && preset.castles.iter().any(|c| (c.king, c.king_from) == (code, sq) || (c.rook, c.rook_from) == (code, sq));
-        self.set(&preset.zobrist, sq, if unmoved { code | cell::VIRGIN } else { code });
+        self.set(&preset.zobrist, sq, if unmoved { cell::with_unmoved(code) } else { code });
     }
 
     /// Take a piece out of its side's hand for good (a sacrifice from hand): irreversible.
@@ -792,8 +792,8 @@ impl Position {
     fn castle_rights_now(&self, preset: &Preset) -> u64 {
         let mut rights = 0;
         for (i, c) in preset.castles.iter().enumerate() {
-            if self.cells[c.king_from as usize] == c.king | cell::VIRGIN
-                && self.cells[c.rook_from as usize] == c.rook | cell::VIRGIN
+            if self.cells[c.king_from as usize] == cell::with_unmoved(c.king)
+                && self.cells[c.rook_from as usize] == cell::with_unmoved(c.rook)
             {
                 rights |= 1 << i;
             }

@@ -123,7 +123,7 @@ impl Position {
     fn piece_in(&self, side: Side, kinds: &[usize], zone: &[bool]) -> bool {
         kinds.iter().any(|&k| {
             self.counts[cell::piece(k, side) as usize] > 0
-                && zone.iter().enumerate().any(|(sq, &z)| z && self.cells[sq] & !cell::VIRGIN == cell::piece(k, side))
+                && zone.iter().enumerate().any(|(sq, &z)| z && cell::code(self.cells[sq]) == cell::piece(k, side))
         })
     }
 

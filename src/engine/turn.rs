@@ -117,11 +117,11 @@ pub fn canonical_parts(preset: &Preset, pos: &Position, t: &Turn) -> Vec<Part> {
             TurnPart::Move(m) => out.extend(notation::canonical_parts(preset, &scratch, m)),
             TurnPart::Remove(sq) | TurnPart::Construct(sq) => out.push(Part::Empty { sq: g.name(sq) }),
             TurnPart::Drop(code, sq) => {
-                out.push(Part::Drop { label: preset.label_of(code & !cell::VIRGIN).to_string(), to: g.name(sq) })
+                out.push(Part::Drop { label: preset.label_of(cell::code(code)).to_string(), to: g.name(sq) })
             }
             TurnPart::Destroy(sq) => out.push(Part::RemoveSquare { sq: g.name(sq) }),
             TurnPart::Discard(code) => {
-                out.push(Part::HandRemove { label: preset.label_of(code & !cell::VIRGIN).to_string() })
+                out.push(Part::HandRemove { label: preset.label_of(cell::code(code)).to_string() })
             }
         }
         apply_raw(preset, &mut scratch, p);

@@ -98,7 +98,7 @@ impl TypedTurn {
         if self.0.len() > n {
             return None;
         }
-        let same = |l: &str, code: u8| l.eq_ignore_ascii_case(preset.label_of(code & !cell::VIRGIN));
+        let same = |l: &str, code: u8| l.eq_ignore_ascii_case(preset.label_of(cell::code(code)));
         for (p, c) in self.0.iter().zip(&canon[..n]) {
             let ok = match (p, *c) {
                 (Pat::Move { label, from, to }, Canon::Move { part, from: f, to: t2 }) => {

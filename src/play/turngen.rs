@@ -761,7 +761,7 @@ pub fn part_value(preset: &Preset, pos: &Position, p: TurnPart) -> PartVal {
         |kind, to, piece| PartVal { kind, from: 0, to, piece, captured: 0, captured_on: 0, promo: 0, rook: None };
     match p {
         TurnPart::Move(m) => move_part(preset, &pos.cells, pos.ep.victim, m),
-        TurnPart::Remove(s) => blank(PartKind::Remove, s, pos.cells[s as usize] & !cell::VIRGIN),
+        TurnPart::Remove(s) => blank(PartKind::Remove, s, cell::code(pos.cells[s as usize])),
         TurnPart::Drop(c, s) => blank(PartKind::Drop, s, c),
         TurnPart::Construct(s) => blank(PartKind::Construct, s, 0),
         TurnPart::Destroy(s) => blank(PartKind::Destroy, s, 0),

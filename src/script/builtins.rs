@@ -21,11 +21,11 @@ pub fn move_part(preset: &crate::preset::Preset, cells: &[u8], ep_victim: Sq, m:
         let (kind, to, piece) = (PartKind::Drop, m.to, m.promo);
         return PartVal { kind, from: 0, to, piece, captured: 0, captured_on: 0, promo: 0, rook: None };
     }
-    let piece = cells[m.from as usize] & !cell::VIRGIN;
+    let piece = cell::code(cells[m.from as usize]);
     let (captured, captured_on) = if m.flags & mflag::EP != 0 {
-        (cells[ep_victim as usize] & !cell::VIRGIN, ep_victim)
+        (cell::code(cells[ep_victim as usize]), ep_victim)
     } else if m.flags & mflag::CASTLE == 0 && cell::is_piece(cells[m.to as usize]) {
-        (cells[m.to as usize] & !cell::VIRGIN, m.to)
+        (cell::code(cells[m.to as usize]), m.to)
     } else {
         (0, 0)
     };
@@ -70,9 +70,7 @@ impl Interp<'_> {
     fn piece(&self, v: &Value, arg: &Code) -> R<Option<u8>> {
         match v {
             Value::Piece(c) => Ok(Some(*c)),
-            Value::Square(s) => {
-                Ok(Some(self.pos.cells[*s as usize]).filter(|&c| cell::is_piece(c)).map(|c| c & !cell::VIRGIN))
-            }
+            Value::Square(s) => Ok(Some(self.pos.cells[*s as usize]).filter(|&c| cell::is_piece(c)).map(cell::code)),
             Value::None => Ok(None),
             other => Err(expected(arg, "a piece or a square", other)),
         }
@@ -201,7 +199,7 @@ impl Interp<'_> {
         Ok(match b {
             PieceAt => {
                 let c = cells[self.square(v, arg)? as usize];
-                if cell::is_piece(c) { Value::Piece(c & !cell::VIRGIN) } else { Value::None }
+                if cell::is_piece(c) { Value::Piece(cell::code(c)) } else { Value::None }
             }
             Empty => Value::Bool(cells[self.square(v, arg)? as usize] == cell::EMPTY),
             Light => Value::Bool(self.preset.geo.is_light(self.square(v, arg)?)),
