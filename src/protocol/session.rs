@@ -70,6 +70,9 @@ struct Running {
     /// Set (under the output lock) when the answer must not be given: the game changed meanwhile.
     discard: Arc<AtomicBool>,
     infinite: bool,
+    /// Set as the answer is written (under the output lock), so a command that follows it
+    /// knows to take the result back first.
+    answered: Arc<AtomicBool>,
     handle: JoinHandle<(Searcher, Finished)>,
 }
 
@@ -98,6 +101,11 @@ impl Session {
 
     pub fn preset(&self) -> Arc<Preset> {
         Arc::clone(&self.game.preset)
+    }
+
+    /// Whether the search has given its answer (or is about to: the flag is set first).
+    pub fn answered(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| r.answered.load(Ordering::Relaxed))
     }
 
     pub fn thinking(&self) -> bool {
@@ -136,13 +144,14 @@ impl Session {
         self.wait(endless)
     }
 
-    /// Stop a search whose answer is no longer wanted (the game changed): it answers nothing.
-    pub fn abandon(&mut self) {
+    /// Stop a search whose answer is no longer wanted (the game changed): it answers nothing,
+    /// unless it already had (then `delivered` says so, and the caller plays its turn).
+    pub fn abandon(&mut self) -> Option<Finished> {
         if let Some(r) = &self.running {
             let _guard = self.out.lock().unwrap_or_else(|p| p.into_inner());
             r.discard.store(true, Ordering::Relaxed);
         }
-        self.wait(true);
+        self.wait(true)
     }
 
     /// Forget what earlier searches learnt (a new game); a search still running is stopped first.
@@ -165,7 +174,8 @@ impl Session {
         let (limits, target, hard) = go.plan();
         let out = Arc::clone(&self.out);
         let infinite = go.infinite;
-        let (flag, gone) = (Arc::clone(&stop), Arc::clone(&discard));
+        let answered = Arc::new(AtomicBool::new(false));
+        let (flag, gone, said) = (Arc::clone(&stop), Arc::clone(&discard), Arc::clone(&answered));
         let run = move || {
             // A watchdog stops the search at the hard limit, however slowly it counts nodes.
             let (done, watch) = mpsc::channel::<()>();
@@ -201,6 +211,7 @@ impl Session {
                 let mut w = out.lock().unwrap_or_else(|p| p.into_inner());
                 let wanted = !gone.load(Ordering::Relaxed);
                 if wanted {
+                    said.store(true, Ordering::Relaxed);
                     answer(&mut **w, &result);
                     let _ = w.flush();
                 }
@@ -209,7 +220,7 @@ impl Session {
             (searcher, Finished { result, delivered })
         };
         match crate::stack::builder().spawn(run) {
-            Ok(handle) => self.running = Some(Running { stop, discard, infinite, handle }),
+            Ok(handle) => self.running = Some(Running { stop, discard, infinite, answered, handle }),
             Err(e) => self.say(&format!("info string error: cannot start the search: {e}")),
         }
     }
