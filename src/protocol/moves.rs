@@ -109,3 +109,12 @@ pub fn find(preset: &Preset, pos: &Position, legal: &[Turn], given: &str) -> Opt
         _ => None,
     }
 }
+
+/// The legal turns whose text begins with `given` and goes on with more parts (`e1d2` of
+/// `e1d2,@-h1`), for an error that says what is missing.
+pub fn continuations(preset: &Preset, pos: &Position, legal: &[Turn], given: &str) -> Vec<String> {
+    let head = format!("{given},");
+    let mut out: Vec<String> = legal.iter().map(|t| text(preset, pos, t)).filter(|t| t.starts_with(&head)).collect();
+    out.sort();
+    out
+}

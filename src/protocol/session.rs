@@ -236,6 +236,10 @@ impl Session {
         if let Some(r) = game.result().map_err(|e| e.to_string())? {
             return Err(format!("`{text}`: the game is over: {r}"));
         }
+        let more = moves::continuations(&game.preset, &game.pos, &legal, text);
+        if !more.is_empty() {
+            return Err(format!("`{text}` needs another part here: the turn goes on as {}", more.join(" or ")));
+        }
         // Herald's notation (`Nf3`, `e2-e4`): a word of it, as protocols split on spaces.
         match game.play(text) {
             Ok(_) => Ok(()),

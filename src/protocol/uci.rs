@@ -203,11 +203,16 @@ impl Uci {
         let go = match parse_go(rest, self.session.game.pos.side) {
             Ok(Parsed::Search(go)) => go,
             Ok(Parsed::Perft(depth)) => return self.perft(depth),
+            // A GUI waits for `bestmove` after every `go`.
+            Err(e) if !rest.contains("perft") => return self.say(&format!("info string error: {e}\nbestmove (none)")),
             Err(e) => return self.error(&e),
         };
         // A `go` while another search runs waits for it (an endless one is stopped first).
         let show = Box::new(|out: &Out, p: &crate::preset::Preset, root: &Position, it: &Iteration<'_>| {
-            say(out, &info_line(p, root, it))
+            // No line at all: the game is over, as the answer says.
+            if !it.pv.is_empty() {
+                say(out, &info_line(p, root, it))
+            }
         });
         let (preset, root) = (self.session.preset(), self.session.game.pos.clone());
         let answer = Box::new(move |w: &mut dyn Write, r: &Result<SearchResult, SearchError>| {

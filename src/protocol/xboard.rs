@@ -236,10 +236,12 @@ impl XBoard {
 
     fn undo(&mut self, n: usize) {
         self.abandon();
+        if self.session.game.played.len() < n {
+            let word = if n == 1 { "undo" } else { "remove" };
+            return self.say(&format!("Error (fewer than {n} turns to take back): {word}"));
+        }
         for _ in 0..n {
-            if self.session.game.undo().is_none() {
-                return self.say("Error (no turn to take back): undo");
-            }
+            self.session.game.undo();
         }
     }
 
