@@ -224,7 +224,8 @@ impl XBoard {
 
     fn user_move(&mut self, text: &str) {
         self.abandon();
-        match Session::play(&mut self.session.game, text) {
+        let ours = shift_ranks(text, self.session.game.preset.geo.ranks, 1);
+        match Session::play(&mut self.session.game, &ours) {
             Ok(()) => {
                 if self.engine == Some(self.session.game.pos.side) {
                     self.think();
@@ -305,6 +306,7 @@ impl XBoard {
                 Ok(r) => {
                     let mut after = game.clone();
                     let text = moves::text(&after.preset, &after.pos, &r.turn);
+                    let text = shift_ranks(&text, after.preset.geo.ranks, -1);
                     let _ = writeln!(w, "move {text}");
                     match after.play(&r.text).ok().and_then(|_| after.result().ok().flatten()) {
                         Some(over) => writeln!(w, "{}", result_text(&over)),
@@ -340,6 +342,34 @@ fn result_text(over: &crate::engine::GameOver) -> String {
         None => "1/2-1/2",
     };
     format!("{score} {{{}}}", over.reason)
+}
+
+/// XBoard numbers the ranks of a board of ten or more from 0 (`a0`), as Fairy-Stockfish writes
+/// them to it: every square of a move is shifted by `delta` ranks (-1 out, +1 in) on such a board.
+fn shift_ranks(text: &str, ranks: usize, delta: i64) -> String {
+    if ranks < 10 {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let cs: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < cs.len() {
+        let c = cs[i];
+        out.push(c);
+        i += 1;
+        if c.is_ascii_lowercase() && cs.get(i).is_some_and(char::is_ascii_digit) {
+            let start = i;
+            while cs.get(i).is_some_and(char::is_ascii_digit) {
+                i += 1;
+            }
+            let n: String = cs[start..i].iter().collect();
+            match n.parse::<i64>() {
+                Ok(r) => out += &(r + delta).to_string(),
+                Err(_) => out += &n,
+            }
+        }
+    }
+    out
 }
 
 /// A word that may be a move when `usermove` is not used (`e2e4`, `P@e4`, `e7e8q`).
@@ -381,11 +411,24 @@ pub fn setup_text(game: &Game) -> String {
     let white: String = table.iter().collect();
     let black = white.to_ascii_lowercase();
     // A pocket holds every kind that is not royal (those XBoard can name).
-    let pocket = if p.drops || p.hand_pool { pieces.len().saturating_sub(1) } else { 0 };
+    let pocket = if p.drops || p.hand_pool || p.captures_to_hand { pieces.len().saturating_sub(1) } else { 0 };
     let mut out = format!("setup ({white}{black}) {}x{}+{pocket}_fairy {}", p.geo.files, p.geo.ranks, game.fen());
     for piece in pieces {
         out += "\n";
         out += &piece;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shift_ranks;
+
+    #[test]
+    fn boards_of_ten_ranks_count_them_from_zero() {
+        assert_eq!(shift_ranks("h3h10", 10, -1), "h2h9");
+        assert_eq!(shift_ranks("P@e1,@-b10", 10, -1), "P@e0,@-b9");
+        assert_eq!(shift_ranks("a0a9+", 10, 1), "a1a10+");
+        assert_eq!(shift_ranks("e2e4", 8, -1), "e2e4");
+    }
 }
