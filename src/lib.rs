@@ -26,6 +26,7 @@ pub mod games;
 pub mod play;
 pub mod preset;
 pub mod presets;
+pub mod protocol;
 pub mod repl;
 pub mod rng;
 pub mod script;

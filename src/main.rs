@@ -99,6 +99,10 @@ enum Cmd {
         #[arg(long)]
         save: Option<PathBuf>,
     },
+    /// Be an engine over UCI (docs/engine.md): for GUIs, python-chess and match runners.
+    Uci,
+    /// Be an engine over XBoard/CECP v2 (docs/engine.md).
+    Xboard,
 }
 
 /// Why a command failed; reported on stderr with exit status 2.
@@ -138,6 +142,12 @@ fn command(cli: Cli) -> ExitCode {
             let limits = if limits == Limits::default() { Limits::nodes(20_000) } else { limits };
             let opts = selfplay::Options { games, seed, limits, max_plies, random_plies };
             selfplay(&preset, &opts, save.as_deref())
+        }
+        Some(Cmd::Uci) => {
+            herald::protocol::uci::run(std::io::stdin().lock(), herald::protocol::session::stdout()).map_err(Fail)
+        }
+        Some(Cmd::Xboard) => {
+            herald::protocol::xboard::run(std::io::stdin().lock(), herald::protocol::session::stdout()).map_err(Fail)
         }
     };
     match result {

@@ -11,6 +11,8 @@ use crate::engine::{GameOver, Move, Position};
 use crate::play::turngen::{self, PlayError};
 use crate::preset::Preset;
 use crate::script::ScriptError;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Why a search stopped before it finished.
@@ -55,6 +57,8 @@ pub struct Core {
     start: Instant,
     /// Whether limits may stop the search now (never during the first iteration).
     may_stop: bool,
+    /// Set by another thread (an engine protocol's `stop`) to end the search as a limit would.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// The score of a finished game for the side to move, `ply` plies from the root.
@@ -77,6 +81,7 @@ impl Core {
             limits: Limits::default(),
             start: Instant::now(),
             may_stop: false,
+            stop: None,
         }
     }
 
@@ -134,6 +139,9 @@ impl Core {
             return Err(Abort::Stop);
         }
         if self.nodes & 1023 == 0 && self.limits.time_ms.is_some_and(|t| self.elapsed_ms() >= t) {
+            return Err(Abort::Stop);
+        }
+        if self.nodes & 63 == 0 && self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
             return Err(Abort::Stop);
         }
         Ok(())

@@ -15,6 +15,8 @@ use crate::preset::Preset;
 use alphabeta::{Abort, Core};
 use eval::Evaluator;
 pub use limits::{Limits, MATE, MATE_BOUND, MAX_PLY};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// The table has `2^TT_BITS` entries (about 48 bytes each).
 const TT_BITS: u32 = 18;
@@ -60,9 +62,23 @@ pub enum SearchError {
     Script(String),
 }
 
+/// A finished iteration of the search, as an engine protocol reports it (`info depth ...`).
+pub struct Iteration<'a> {
+    pub depth: u32,
+    pub score: i32,
+    pub nodes: u64,
+    pub time_ms: u64,
+    /// The principal variation, from the root.
+    pub pv: &'a [Turn],
+}
+
+/// Called after each finished iteration (see [`Searcher::set_report`]).
+pub type Report = Box<dyn FnMut(&Iteration<'_>) + Send>;
+
 /// A computer player; keep one per game so its table helps from turn to turn.
 pub struct Searcher {
     core: Core,
+    report: Option<Report>,
 }
 
 impl Default for Searcher {
@@ -73,7 +89,18 @@ impl Default for Searcher {
 
 impl Searcher {
     pub fn new() -> Searcher {
-        Searcher { core: Core::new(TT_BITS) }
+        Searcher { core: Core::new(TT_BITS), report: None }
+    }
+
+    /// A flag another thread sets to stop the search (it stops as when a limit is reached, after
+    /// the first iteration, and answers with the best turn found so far).
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.core.stop = stop;
+    }
+
+    /// What to call after each finished iteration (an engine protocol's `info` lines).
+    pub fn set_report(&mut self, report: Option<Report>) {
+        self.report = report;
     }
 
     /// Forget what earlier searches learnt (a new game).
@@ -100,6 +127,10 @@ impl Searcher {
             match core.iterate(&mut ev, p, pos, depth) {
                 Ok(score) => {
                     found = Some((core.pv().to_vec(), score, depth as u32));
+                    if let Some(report) = &mut self.report {
+                        let (nodes, time_ms) = (core.nodes, core.elapsed_ms());
+                        report(&Iteration { depth: depth as u32, score, nodes, time_ms, pv: core.pv() });
+                    }
                     if score.abs() > MATE_BOUND && MATE - score.abs() <= depth {
                         break;
                     }
