@@ -99,6 +99,19 @@ enum Cmd {
         #[arg(long)]
         save: Option<PathBuf>,
     },
+    /// A local web board (docs/web.md): play, inspect and debug a preset in the browser.
+    Serve {
+        /// The preset the page opens with: a shipped name or a path to a .preset file.
+        #[arg(default_value = "chess")]
+        preset: String,
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// Seed for presets with random setups.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
 }
 
 /// A failure to report on stderr with exit status 2.
@@ -127,6 +140,9 @@ fn command(cli: Cli) -> ExitCode {
             let limits = if limits == Limits::default() { Limits::nodes(20_000) } else { limits };
             let opts = selfplay::Options { games, seed, limits, max_plies, random_plies };
             selfplay(&preset, &opts, save.as_deref())
+        }
+        Some(Cmd::Serve { preset, port, host, seed }) => {
+            herald::server::run(&herald::server::Options { preset, host, port, seed }).map_err(Fail)
         }
     };
     match result {
