@@ -51,8 +51,8 @@ fn piece(kind: &Kind, side: Side, label: &str, size: usize) -> String {
         return out;
     }
     let (fill, stroke, ink) =
-        if side == Side::White { ("#fbf7ea", "#3a3a3a", "#222") } else { ("#2d2d2d", "#000", "#f4f0e0") };
-    let r = f * 0.40;
+        if side == Side::White { ("#fbf7ea", "#3a3a3a", "#222") } else { ("#33302c", "#000", "#f6efdc") };
+    let r = f * 0.38;
     let fs = match label.chars().count() {
         0 | 1 => f * 0.44,
         2 => f * 0.34,
@@ -138,7 +138,8 @@ pub fn board(p: &Preset, pos: &Position, last: &[Sq]) -> String {
     out
 }
 
-/// One side's hand: a token per kind held, with how many when more than one; empty when nothing is held.
+/// One side's hand as HTML: a token per kind held, with how many when more than one; empty when
+/// nothing is held.
 pub fn hand(p: &Preset, pos: &Position, side: Side) -> String {
     let mut held: Vec<(u8, usize)> = Vec::new();
     for &k in &pos.hands[side] {
@@ -149,29 +150,24 @@ pub fn hand(p: &Preset, pos: &Position, side: Side) -> String {
             None => held.push((c, 1)),
         }
     }
-    let size = 48;
-    let mut out = format!(
-        "<svg class=\"hand\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {size}\" width=\"{}\" height=\"{size}\">",
-        held.len().max(1) * size,
-        held.len().max(1) * size
-    );
-    for (i, (c, n)) in held.iter().enumerate() {
+    // One small drawing per kind held, so that a long hand wraps onto more lines.
+    let size = 44;
+    let mut out = String::new();
+    for (c, n) in &held {
         let label = p.label_of(*c);
         let _ = write!(
             out,
-            "<g class=\"hp\" data-hand=\"{s}\" data-piece=\"{l}\" data-side=\"{s}\" data-click=\"hand:{l}\" \
-             transform=\"translate({x},0)\"><rect class=\"bg\" width=\"{size}\" height=\"{size}\" rx=\"6\"/>{}",
+            "<span class=\"hp\" data-hand=\"{s}\" data-piece=\"{l}\" data-side=\"{s}\" data-click=\"hand:{l}\">\
+             <svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {size} {size}\" width=\"{size}\" height=\"{size}\">{}</svg>",
             piece(&p.kinds[cell::kind(*c)], side, label, size),
             s = side_name(side),
             l = esc(label),
-            x = i * size,
         );
         if *n > 1 {
-            let _ = write!(out, "<text class=\"count\" x=\"{}\" y=\"{}\">{n}</text>", size - 4, size - 4);
+            let _ = write!(out, "<b class=\"count\">{n}</b>");
         }
-        out.push_str("</g>");
+        out.push_str("</span>");
     }
-    out.push_str("</svg>");
     out
 }
 
