@@ -172,7 +172,7 @@ pub fn hand(p: &Preset, pos: &Position, side: Side) -> String {
 }
 
 /// What a piece does from one square on an otherwise empty board: where it moves, captures, and
-/// which of those it reaches even with every other square filled (a leap over pieces).
+/// which of those more than a step away it reaches even with every other square filled (a leap).
 #[derive(Default)]
 struct Reach {
     moves: Vec<Sq>,
@@ -230,7 +230,9 @@ fn reach_from(p: &Preset, kind: usize, from: Sq) -> Reach {
         if capture {
             pos.place(&p.zobrist, t, victim);
         }
-        if moves_of(&pos).iter().any(|m| m.from == from && m.to == t) && !r.leaps.contains(&t) {
+        // A step to a neighbouring square passes nothing: not a leap.
+        let far = p.geo.file(t).abs_diff(p.geo.file(from)).max(p.geo.rank(t).abs_diff(p.geo.rank(from))) > 1;
+        if far && moves_of(&pos).iter().any(|m| m.from == from && m.to == t) && !r.leaps.contains(&t) {
             r.leaps.push(t);
         }
     }
