@@ -329,6 +329,12 @@ fn the_rules_page_draws_each_piece_from_its_moves() {
     assert_eq!(rook.matches("class=\"both\"").count(), 14, "a rook slides: no leaps");
     let pawn = page.split("<article").find(|a| a.contains("data-kind=\"Pawn\"")).unwrap();
     assert_eq!((pawn.matches("class=\"move").count(), pawn.matches("class=\"capture").count()), (2, 2));
+    // A cannon captures over a screen: from e5 of xiangqi's 9x10 board, along its four lines.
+    let (_, page) = http(s.port, "GET", "/rules?preset=xiangqi", b"");
+    let cannon = page.split("<article").find(|a| a.contains("data-kind=\"Cannon\"")).unwrap();
+    assert!(cannon.contains("data-from=\"e5\""), "{cannon}");
+    assert_eq!(cannon.matches("class=\"move\"").count(), 17, "moves as a rook");
+    assert_eq!(cannon.matches("class=\"capture screened\"").count(), 13, "captures beyond a screen");
     assert_eq!(http(s.port, "GET", "/rules?preset=nope", b"").0, 404);
     let (status, index) = http(s.port, "GET", "/", b"");
     assert_eq!(status, 200);

@@ -20,7 +20,8 @@ pub fn page(api: &Api, name: &str) -> Result<String, Reply> {
          <p id=\"description\">{description}</p><p>Board: {files} &times; {ranks}. \
          Diagrams show where each piece goes from one square of an empty board: \
          <span class=\"key move\"></span> moves only, <span class=\"key capture\"></span> captures only, \
-         <span class=\"key both\"></span> moves or captures; a ringed mark is a leap (reached even when \
+         <span class=\"key both\"></span> moves or captures; a small red dot is a capture over a screen (a piece on the \
+         first square of the line), and a ringed mark is a leap (reached even when \
          every square between is occupied). Moves made by the preset's rule scripts are not drawn.</p>\
          <section class=\"pieces\">",
         title = esc(&p.name),

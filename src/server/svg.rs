@@ -178,6 +178,20 @@ struct Reach {
     moves: Vec<Sq>,
     captures: Vec<Sq>,
     leaps: Vec<Sq>,
+    /// Captures made only over a screen.
+    screened: Vec<Sq>,
+}
+
+/// The square next to `from` on the straight line (orthogonal or diagonal) to `to`, when `to` is on
+/// one and two or more squares away.
+fn screen_square(p: &Preset, from: Sq, to: Sq) -> Option<Sq> {
+    let g = &p.geo;
+    let (dx, dy) = (g.file(to) as i32 - g.file(from) as i32, g.rank(to) as i32 - g.rank(from) as i32);
+    let n = dx.abs().max(dy.abs());
+    if n < 2 || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
+        return None;
+    }
+    g.square_checked(g.file(from) as i32 + dx.signum(), g.rank(from) as i32 + dy.signum())
 }
 
 /// A blocker to test leaps with, and a victim to test captures with: any kind that is not royal.
@@ -214,6 +228,16 @@ fn reach_from(p: &Preset, kind: usize, from: Sq) -> Reach {
         pos.place(&p.zobrist, t, victim);
         if moves_of(&pos).iter().any(|m| m.from == from && m.to == t && m.flags & mflag::CAPTURE != 0) {
             r.captures.push(t);
+            continue;
+        }
+        // A capture over a screen (a cannon's): a piece on the first square of the line towards
+        // the victim, when the victim lies on a straight line two or more squares away.
+        if let Some(screen) = screen_square(p, from, t) {
+            pos.place(&p.zobrist, screen, cell::piece(other_kind(p), Side::White));
+            if moves_of(&pos).iter().any(|m| m.from == from && m.to == t && m.flags & mflag::CAPTURE != 0) {
+                r.captures.push(t);
+                r.screened.push(t);
+            }
         }
     }
     // Leaps: the destinations still reached when every other square holds a piece of the mover's
@@ -241,7 +265,7 @@ fn reach_from(p: &Preset, kind: usize, from: Sq) -> Reach {
 
 /// A piece's movement diagram: the preset's board, empty, the piece (White's, unmoved) on the central
 /// square (or, if it cannot move from there, the square it has most moves from), its destinations
-/// marked: moves, captures, both, and leaps.
+/// marked: moves, captures (over a screen, for a piece that needs one), both, and leaps.
 pub fn diagram(p: &Preset, kind: usize) -> String {
     let g = &p.geo;
     let centre = g.square((g.files - 1) / 2, (g.ranks - 1) / 2);
@@ -277,7 +301,9 @@ pub fn diagram(p: &Preset, kind: usize) -> String {
             let shade = if g.is_light(sq) { "light" } else { "dark" };
             let _ = write!(out, "<rect class=\"{shade}\" x=\"{x}\" y=\"{y}\" width=\"{d}\" height=\"{d}\"/>");
             let (cx, cy) = (x + d / 2, y + d / 2);
-            let (mv, cap, leap) = (r.moves.contains(&sq), r.captures.contains(&sq), r.leaps.contains(&sq));
+            let (mv, leap, screened) = (r.moves.contains(&sq), r.leaps.contains(&sq), r.screened.contains(&sq));
+            // A capture over a screen is a small mark of its own, on top of a move's if any.
+            let cap = r.captures.contains(&sq) && !screened;
             let class = match (mv, cap) {
                 (true, true) => "both",
                 (true, false) => "move",
@@ -290,6 +316,14 @@ pub fn diagram(p: &Preset, kind: usize) -> String {
                     "<circle class=\"{class}{}\" cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" data-square=\"{}\"/>",
                     if leap { " leap" } else { "" },
                     d * 3 / 10,
+                    g.name(sq)
+                );
+            }
+            if screened {
+                let _ = write!(
+                    out,
+                    "<circle class=\"capture screened\" cx=\"{cx}\" cy=\"{cy}\" r=\"{}\" data-square=\"{}\"/>",
+                    d / 6,
                     g.name(sq)
                 );
             }
