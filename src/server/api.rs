@@ -340,29 +340,29 @@ fn side_name(s: Side) -> &'static str {
     }
 }
 
-/// The clicks that make one part: a square, or a piece in hand (`hand:LABEL`) then a square.
-fn part_clicks(p: &Preset, part: &TurnPart, out: &mut Vec<String>) {
+/// The clicks that make one part, and what kind of part it is: a square, or a piece in hand
+/// (`hand:LABEL`) then a square.
+fn part_clicks(p: &Preset, part: &TurnPart) -> (&'static str, Vec<String>) {
     let g = &p.geo;
     match *part {
-        TurnPart::Move(m) => {
-            out.push(g.name(m.from));
-            out.push(g.name(m.to));
-        }
-        TurnPart::Drop(c, to) => {
-            out.push(format!("hand:{}", p.label_of(c)));
-            out.push(g.name(to));
-        }
-        TurnPart::Remove(s) | TurnPart::Construct(s) | TurnPart::Destroy(s) => out.push(g.name(s)),
-        TurnPart::Discard(c) => out.push(format!("hand:{}", p.label_of(c))),
+        TurnPart::Move(m) => ("move", vec![g.name(m.from), g.name(m.to)]),
+        TurnPart::Drop(c, to) => ("drop", vec![format!("hand:{}", p.label_of(c)), g.name(to)]),
+        TurnPart::Remove(s) => ("remove", vec![g.name(s)]),
+        TurnPart::Construct(s) => ("build", vec![g.name(s)]),
+        TurnPart::Destroy(s) => ("destroy", vec![g.name(s)]),
+        TurnPart::Discard(c) => ("discard", vec![format!("hand:{}", p.label_of(c))]),
     }
 }
 
-fn clicks(p: &Preset, t: &Turn) -> Vec<String> {
-    let mut out = Vec::new();
-    for part in t.parts() {
-        part_clicks(p, part, &mut out);
-    }
-    out
+/// A turn for the page: its text, its clicks, and its parts (the page previews the parts clicked).
+fn turn_json(p: &Preset, text: &str, t: &Turn) -> Value {
+    let parts: Vec<(&str, Vec<String>)> = t.parts().iter().map(|part| part_clicks(p, part)).collect();
+    let clicks: Vec<&String> = parts.iter().flat_map(|(_, c)| c).collect();
+    json!({
+        "text": text,
+        "clicks": clicks,
+        "parts": parts.iter().map(|(kind, c)| json!({ "kind": kind, "clicks": c })).collect::<Vec<_>>(),
+    })
 }
 
 /// The squares the last turn touched.
@@ -388,8 +388,8 @@ pub fn state(id: &str, e: &mut Entry) -> Value {
     };
     let result = game.result().ok().flatten();
     let p = game.preset.clone();
-    let mut turns: Vec<(String, Vec<String>)> = legal.iter().map(|t| (game.text(t), clicks(&p, t))).collect();
-    turns.sort();
+    let mut turns: Vec<(String, &Turn)> = legal.iter().map(|t| (game.text(t), t)).collect();
+    turns.sort_by(|a, b| a.0.cmp(&b.0));
     let pos: &Position = &game.pos;
     let side = pos.side;
     let in_check = result.is_none() && p.royal_safety && pos.in_check(&p, side);
@@ -416,7 +416,7 @@ pub fn state(id: &str, e: &mut Entry) -> Value {
         "status": status,
         "check": in_check,
         "moves": turns.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>(),
-        "turns": turns.iter().map(|(t, c)| json!({ "text": t, "clicks": c })).collect::<Vec<_>>(),
+        "turns": turns.iter().map(|(text, t)| turn_json(&p, text, t)).collect::<Vec<_>>(),
         "history": game.played.iter().map(|t| t.text.clone()).collect::<Vec<_>>(),
         "numbered": crate::repl::record::numbered(game),
         "redo": e.redo.iter().rev().cloned().collect::<Vec<_>>(),

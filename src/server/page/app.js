@@ -103,16 +103,11 @@ function matching(seq) {
 }
 
 function highlight() {
-  const board = $("#board");
   document.querySelectorAll(".sel, .dest").forEach((e) => e.classList.remove("sel", "dest"));
-  const sel = (tok) => {
-    if (tok.startsWith("hand:")) return document.querySelectorAll('[data-click="' + CSS.escape(tok) + '"]');
-    return board.querySelectorAll('[data-square="' + tok + '"], [data-hole="' + tok + '"]');
-  };
-  for (const c of clicks) sel(c).forEach((e) => e.classList.add("sel"));
   const cands = matching(clicks);
   const next = new Set(cands.filter((t) => t.clicks.length > clicks.length).map((t) => t.clicks[clicks.length]));
-  if (clicks.length > 0) for (const n of next) sel(n).forEach((e) => e.classList.add("dest"));
+  marks = clicks.map((c) => [c, "sel"]);
+  if (clicks.length > 0) for (const n of next) marks.push([n, "dest"]);
   const done = cands.filter((t) => t.clicks.length === clicks.length);
   const choices = $("#choices");
   choices.innerHTML = "";
@@ -125,7 +120,51 @@ function highlight() {
       choices.appendChild(b);
     }
   }
+  preview(cands[0]);
   $("#partial").textContent = clicks.length ? "selected: " + clicks.map((c) => c.replace("hand:", "hand ")).join(" \u2192 ") : "";
+}
+
+// Show the parts already clicked in full: a piece moved, a piece removed, a square built or removed.
+// The board is drawn again from the server's state after every request, so this only decorates it.
+function preview(turn) {
+  const board = $("#board");
+  if (!game) return;
+  board.innerHTML = game.board;
+  if (!turn || clicks.length === 0) return restoreMarks();
+  let n = 0;
+  for (const part of turn.parts) {
+    n += part.clicks.length;
+    if (n > clicks.length) break;
+    const at = (sq) => board.querySelector('[data-square="' + sq + '"]') || board.querySelector('[data-hole="' + sq + '"]');
+    if (part.kind === "move") {
+      const from = at(part.clicks[0]), to = at(part.clicks[1]);
+      const pc = from && from.querySelector(".pc");
+      if (pc && to) {
+        const old = to.querySelector(".pc");
+        if (old) old.remove();
+        to.insertBefore(pc, to.querySelector(".dot"));
+      }
+    } else if (part.kind === "remove" || part.kind === "destroy") {
+      const sq = at(part.clicks[0]);
+      if (sq) sq.classList.add("gone");
+    } else if (part.kind === "build") {
+      const sq = at(part.clicks[0]);
+      if (sq) sq.classList.add("built");
+    }
+  }
+  restoreMarks();
+}
+
+let marks = [];
+// The selection and destination marks, put back on a board drawn again.
+function restoreMarks() {
+  for (const [tok, cls] of marks) {
+    const board = $("#board");
+    const els = tok.startsWith("hand:")
+      ? document.querySelectorAll('[data-click="' + CSS.escape(tok) + '"]')
+      : board.querySelectorAll('[data-square="' + tok + '"], [data-hole="' + tok + '"]');
+    els.forEach((e) => e.classList.add(cls));
+  }
 }
 
 function clickToken(tok) {
