@@ -62,6 +62,7 @@ function show(s) {
   status.textContent = s.status;
   status.className = s.result ? "over" : (s.check ? "check" : "");
   $("#fen").textContent = s.fen;
+  $("#seed").placeholder = s.seed === null || s.seed === undefined ? "any" : String(s.seed);
   $("#state").textContent = s.state ? "state: " + s.state : "";
   $("#legal-count").textContent = s.result ? "" : "(" + s.moves.length + " legal)";
   const list = $("#movelist");
@@ -242,8 +243,9 @@ function chosen() {
   const body = {};
   const name = $("#preset").value;
   if (name === "upload" && upload) body.source = upload; else body.preset = name;
+  // No seed typed: a new one, so that a preset with a drawn setup deals a new one each game.
   const seed = $("#seed").value.trim();
-  if (seed !== "") body.seed = Number(seed);
+  body.seed = seed !== "" ? Number(seed) : Math.floor(Math.random() * 1e9);
   return body;
 }
 
