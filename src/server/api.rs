@@ -73,7 +73,7 @@ impl Api {
     }
 
     /// Route `/api/...` (the path after `/api/`, split at `/`).
-    pub fn handle(&self, method: &str, path: &[&str], query: &str, body: &[u8]) -> Reply {
+    pub fn handle(&self, method: &str, path: &[&str], body: &[u8]) -> Reply {
         let r = match (method, path) {
             ("GET", ["presets"]) => Ok(Reply::ok(self.presets())),
             ("GET", ["presets", name]) => self.preset_info(name),
@@ -87,7 +87,6 @@ impl Api {
             }
             _ => Err(Reply::error(404, format!("no resource /api/{}", path.join("/")))),
         };
-        let _ = query;
         r.unwrap_or_else(|e| e)
     }
 

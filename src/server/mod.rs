@@ -110,15 +110,17 @@ fn route(api: &Api, method: &str, url: &str, body: &[u8]) -> Page {
             let name = param(query, "preset").unwrap_or_else(|| api.default.0.clone());
             match rules::page(api, &name) {
                 Ok(html) => Page { status: 200, kind: "text/html; charset=utf-8", body: html },
-                Err(r) => {
-                    Page { status: r.status, kind: "text/plain; charset=utf-8", body: r.body["error"].to_string() }
-                }
+                Err(r) => Page {
+                    status: r.status,
+                    kind: "text/plain; charset=utf-8",
+                    body: r.body["error"].as_str().unwrap_or_default().into(),
+                },
             }
         }
         _ => match path.strip_prefix("/api/") {
             Some(rest) => {
                 let parts: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
-                json(api.handle(method, &parts, query, body))
+                json(api.handle(method, &parts, body))
             }
             None => Page { status: 404, kind: "text/plain; charset=utf-8", body: format!("no page {path}") },
         },

@@ -42,6 +42,11 @@ function remember(s) {
       rec.source = upload;
     }
     localStorage.setItem("herald-game-" + s.id, JSON.stringify(rec));
+    // The copies of the 50 games seen last are kept, the older forgotten.
+    const ids = JSON.parse(localStorage.getItem("herald-games") || "[]").filter((i) => i !== s.id);
+    ids.push(s.id);
+    while (ids.length > 50) localStorage.removeItem("herald-game-" + ids.shift());
+    localStorage.setItem("herald-games", JSON.stringify(ids));
   } catch (e) { /* storage full or off: nothing to keep */ }
 }
 
