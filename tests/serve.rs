@@ -44,10 +44,15 @@ fn serve(args: &[&str]) -> Server {
 
 /// One HTTP/1.1 request over a fresh connection: the status and the body.
 fn http(port: u16, method: &str, path: &str, body: &[u8]) -> (u16, String) {
+    http_with(port, method, path, body, "")
+}
+
+/// [`http`] with more header lines (each ending in `\r\n`).
+fn http_with(port: u16, method: &str, path: &str, body: &[u8], headers: &str) -> (u16, String) {
     let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
     let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     );
     s.write_all(head.as_bytes()).unwrap();
@@ -199,12 +204,19 @@ fn bad_requests_get_a_reason_and_change_nothing() {
         assert_eq!(got, *status, "{method} {path} {}: {text}", String::from_utf8_lossy(body));
         assert!(v["error"].as_str().unwrap().starts_with(error), "{method} {path}: {text}");
     }
+    // Another site's page may not play here; this server's own page may.
+    let from = |origin: &str| http_with(s.port, "POST", &play, b"{\"turn\": \"e4\"}", &format!("Origin: {origin}\r\n"));
+    let (got, text) = from("http://evil.example");
+    assert_eq!(got, 403, "{text}");
+    assert!(text.contains("another site's page"), "{text}");
+    assert_eq!(from("null").0, 403);
     // Too large a body is refused before it is read whole.
     let big = vec![b' '; (herald::server::MAX_BODY + 10) as usize];
     assert_eq!(http(s.port, "POST", &play, &big).0, 413);
     let (_, g2) = call(s.port, "GET", &format!("/api/games/{id}"), Value::Null);
     assert_eq!(g2["fen"], g["fen"]);
     assert_eq!(texts(&g2["history"]), Vec::<String>::new());
+    assert_eq!(from(&format!("http://127.0.0.1:{}", s.port)).0, 200, "the server's own page plays");
 }
 
 #[test]

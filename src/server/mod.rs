@@ -77,6 +77,8 @@ fn answer(api: &Api, mut rq: tiny_http::Request) {
     let read = rq.as_reader().take(MAX_BODY + 1).read_to_end(&mut body);
     let page = if read.is_err() {
         json(Reply::error(400, "the request's body could not be read"))
+    } else if !matches!(method.as_str(), "GET" | "HEAD") && foreign(&rq) {
+        json(Reply::error(403, "a request from another site's page is refused: open this server's own page"))
     } else if body.len() as u64 > MAX_BODY {
         json(Reply::error(413, format!("the request's body is larger than {MAX_BODY} bytes")))
     } else {
@@ -97,6 +99,19 @@ fn answer(api: &Api, mut rq: tiny_http::Request) {
         resp.add_header(h);
     }
     let _ = rq.respond(resp);
+}
+
+/// Whether a browser sent this request from another site's page: it names that page's origin in
+/// `Origin`, and a page elsewhere must not create or play games here behind the user's back (a
+/// cross-site form or `fetch` needs no permission to send a POST). Clients that are not browsers
+/// (curl, scripts) send no `Origin` and are not affected.
+fn foreign(rq: &tiny_http::Request) -> bool {
+    let header = |name: &'static str| rq.headers().iter().find(|h| h.field.equiv(name)).map(|h| h.value.as_str());
+    match (header("Origin"), header("Host")) {
+        (None, _) => false,
+        (Some(origin), Some(host)) => origin.split_once("://").map(|(_, at)| at) != Some(host),
+        (Some(_), None) => true,
+    }
 }
 
 fn route(api: &Api, method: &str, url: &str, body: &[u8]) -> Page {
