@@ -31,6 +31,7 @@ pub mod repl;
 pub mod rng;
 pub mod script;
 pub mod search;
+pub mod server;
 pub mod setup;
 pub mod stack;
 pub mod syntax;

@@ -103,6 +103,19 @@ enum Cmd {
     Uci,
     /// Be an engine over XBoard/CECP v2 (docs/engine.md).
     Xboard,
+    /// A local web board (docs/web.md): play, inspect and debug a preset in the browser.
+    Serve {
+        /// The preset the page opens with: a shipped name or a path to a .preset file.
+        #[arg(default_value = "chess")]
+        preset: String,
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// Seed for presets with random setups.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
 }
 
 /// Why a command failed; reported on stderr with exit status 2.
@@ -144,10 +157,13 @@ fn command(cli: Cli) -> ExitCode {
             selfplay(&preset, &opts, save.as_deref())
         }
         Some(Cmd::Uci) => {
-            herald::protocol::uci::run(std::io::stdin().lock(), herald::protocol::session::stdout()).map_err(Fail)
+            herald::protocol::uci::run(std::io::stdin().lock(), herald::protocol::session::stdout()).map_err(Fail::Message)
         }
         Some(Cmd::Xboard) => {
-            herald::protocol::xboard::run(std::io::stdin().lock(), herald::protocol::session::stdout()).map_err(Fail)
+            herald::protocol::xboard::run(std::io::stdin().lock(), herald::protocol::session::stdout()).map_err(Fail::Message)
+        }
+        Some(Cmd::Serve { preset, port, host, seed }) => {
+            herald::server::run(&herald::server::Options { preset, host, port, seed }).map_err(Fail::Message)
         }
     };
     match result {

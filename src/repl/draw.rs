@@ -33,7 +33,7 @@ const GLYPHS: &[(&str, &str, &str, char, char)] = &[
 
 /// A glyph only for a piece that is the FIDE piece: its name, its label and its moves (a `Knight`
 /// that rides as a nightrider is drawn as its label).
-fn glyph(kind: &Kind, side: Side) -> Option<char> {
+pub fn glyph(kind: &Kind, side: Side) -> Option<char> {
     let g = GLYPHS.iter().find(|g| g.0 == kind.name && g.1 == kind.labels.0[0])?;
     let fide = if g.0 == "Pawn" { pawn_moves(&kind.betza) } else { kind.betza == g.2 };
     fide.then_some(if side == Side::White { g.3 } else { g.4 })

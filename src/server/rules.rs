@@ -1,0 +1,51 @@
+//! The rules page of a preset: its name, inventor and description, and for every piece a movement
+//! diagram drawn by the move generator from the piece's Betza moves ([`super::svg::diagram`]).
+
+use super::api::{Api, Reply};
+use super::svg::{self, esc};
+use crate::engine::Side;
+use std::fmt::Write as _;
+
+/// The page for a preset the server knows by name.
+pub fn page(api: &Api, name: &str) -> Result<String, Reply> {
+    let p = api.preset(name)?;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title} - rules</title>\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <link rel=\"stylesheet\" href=\"/style.css\"></head><body class=\"rules\"><main>\
+         <p><a href=\"/?preset={href}\">&larr; play {title}</a></p>\
+         <h1 id=\"name\">{title}</h1><p id=\"inventor\"><b>Inventor:</b> {inventor}</p>\
+         <p id=\"description\">{description}</p><p>Board: {files} &times; {ranks}. \
+         Diagrams show where each piece goes from one square of an empty board: \
+         <span class=\"key move\"></span> moves only, <span class=\"key capture\"></span> captures only, \
+         <span class=\"key both\"></span> moves or captures; a small red dot is a capture over a screen (a piece on the \
+         first square of the line), and a ringed mark is a leap (reached even when \
+         every square between is occupied). Moves made by the preset's rule scripts are not drawn.</p>\
+         <section class=\"pieces\">",
+        title = esc(&p.name),
+        href = esc(name),
+        inventor = if p.inventor.is_empty() { "unknown".into() } else { esc(&p.inventor) },
+        description = esc(&p.description),
+        files = p.geo.files,
+        ranks = p.geo.ranks,
+    );
+    for (k, kind) in p.kinds.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<article class=\"piece\" data-kind=\"{name}\"><h2>{name}</h2>\
+             <p><b>Labels:</b> {w} (White), {b} (Black); <b>Betza:</b> <code>{betza}</code>; \
+             <b>value:</b> {value}{royal}</p>{diagram}</article>",
+            name = esc(&kind.name),
+            w = esc(&kind.labels[Side::White]),
+            b = esc(&kind.labels[Side::Black]),
+            betza = if kind.betza.is_empty() { "(none: it does not move by itself)".into() } else { esc(&kind.betza) },
+            value = kind.value,
+            royal = if kind.royal { "; royal" } else { "" },
+            diagram = svg::diagram(&p, k),
+        );
+    }
+    out.push_str("</section></main></body></html>");
+    Ok(out)
+}
