@@ -16,14 +16,16 @@ impl Position {
             let c = self.cells[sq as usize];
             let kind = cell::kind(c);
             let start = out.len();
-            for s in &preset.movement.steps[us][kind] {
-                if s.flags & flag::INITIAL != 0 && c & cell::VIRGIN == 0 {
+            let reach = &preset.movement.reach[us][kind];
+            for (i, s) in preset.movement.steps[us][kind].iter().enumerate() {
+                let n = reach[i * preset.geo.cells + sq as usize];
+                if n == 0 || (s.flags & flag::INITIAL != 0 && c & cell::VIRGIN == 0) {
                     continue;
                 }
                 if s.calm && *checked.get_or_insert_with(|| self.in_check(preset, us)) {
                     continue;
                 }
-                self.step_moves(preset, sq, kind, s, out);
+                self.step_moves(preset, sq, kind, s, n, out);
             }
             if (preset.movement.ray_pieces >> cell::code(c)) & 1 != 0 {
                 for r in &preset.movement.rays[us][kind][sq as usize] {
@@ -206,27 +208,25 @@ impl Position {
         }
     }
 
+    /// The moves of one step from `from`, which may go `n` squares ([`Movement::reach`]: its
+    /// region and the board's edges are resolved).
     #[inline]
-    fn step_moves(&self, preset: &Preset, from: Sq, kind: usize, s: &Step, out: &mut Vec<Move>) {
+    fn step_moves(&self, preset: &Preset, from: Sq, kind: usize, s: &Step, n: u8, out: &mut Vec<Move>) {
         let us = self.side;
         let mv = &preset.movement;
-        if s.region != 0 && !self.path_inside(mv, s, from, us) {
-            return;
-        }
         if s.path_len > 0
-            && !(0..s.path_len as usize).all(|i| self.cells[(from as i32 + s.path[i] as i32) as usize] == cell::EMPTY)
+            && !s.path[..s.path_len as usize]
+                .iter()
+                .all(|&p| self.cells[(from as i32 + p as i32) as usize] == cell::EMPTY)
         {
             return;
         }
         if s.flags & flag::HOP != 0 {
-            return self.hop_moves(preset, from, kind, s, out);
+            return self.hop_moves(preset, from, kind, s, n, out);
         }
         let mut to = from as i32;
-        for _ in 0..s.range_from(mv, from as usize) {
+        for _ in 0..n {
             to += s.delta as i32;
-            if !mv.inside(s.region, us, to as usize) {
-                break;
-            }
             let c = self.cells[to as usize];
             if c == cell::EMPTY {
                 if s.flags & flag::MOVE != 0 {
@@ -322,14 +322,14 @@ impl Position {
     }
 
     /// A hopper: past exactly one piece (the screen), then moves to empty squares and captures the next piece.
-    fn hop_moves(&self, preset: &Preset, from: Sq, kind: usize, s: &Step, out: &mut Vec<Move>) {
+    fn hop_moves(&self, preset: &Preset, from: Sq, kind: usize, s: &Step, n: u8, out: &mut Vec<Move>) {
         let mv = &preset.movement;
         let mut to = from as i32;
         let mut screened = false;
-        for _ in 0..s.range_from(mv, from as usize) {
+        for _ in 0..n {
             to += s.delta as i32;
             let c = self.cells[to as usize];
-            if c == cell::OFF || c == cell::HOLE || !mv.inside(s.region, self.side, to as usize) {
+            if c == cell::HOLE {
                 return;
             }
             if !screened {
@@ -647,8 +647,19 @@ fn dedup_from(out: &mut Vec<Move>, start: usize) {
 const HAND_PROMO: u8 = cell::OFF;
 
 /// Push a move, or one move per promotion choice when it ends in the piece's promotion zone.
-#[inline]
+#[inline(always)]
 fn push(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
+    // Most pieces never promote and stand anywhere: their moves go straight in.
+    if preset.promotions[kind].is_none() && preset.mobile.is_empty() {
+        out.push(m);
+    } else {
+        push_checked(preset, us, kind, m, out);
+    }
+}
+
+/// [`push`] for a piece that may promote or may not stand everywhere.
+#[inline(never)]
+fn push_checked(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
     // `immobility illegal`: a piece may not stay where it could never move again.
     let stays = |code: u8| preset.may_stand(code, m.to);
     match &preset.promotions[kind] {

@@ -155,6 +155,11 @@ pub struct Movement {
     pub hop_limits: Vec<(u64, u64)>,
     /// Kinds (bits) that may pass (`passes`): a move from their square to itself.
     pub pass_kinds: u64,
+    /// reach[side][kind][i * cells + from]: how many squares step `i` of the kind may go from
+    /// cell `from` before its range, the board's edge or its region stops it (0 also when its
+    /// origin or lame path lies outside its region or the board), so that generation reads no
+    /// region and meets no edge.
+    pub reach: BySide<Vec<Vec<u8>>>,
 }
 
 impl Movement {
@@ -319,6 +324,13 @@ pub fn compile(
             if !steps.iter().any(|s| s.flags & flag::EP != 0) {
                 steps.iter_mut().for_each(|s| s.flags &= !flag::CREATES_EP);
             }
+            // The reach table's bytes, a unit per 16: thousands of distinct leaps on a large board
+            // would otherwise fill memory here.
+            if !work.spend((steps.len() * geo.cells / 16) as u64) {
+                return Err(TooMuchWork { kind });
+            }
+            let reach = reach_table(geo, &m, side, &steps, &dirs);
+            m.reach[side].push(reach);
             attacking.push(steps.iter().chain(&only_attacks).copied().collect());
             attacking_dirs.push(dirs.iter().chain(&only_attack_dirs).copied().collect());
             m.steps[side].push(steps);
@@ -574,6 +586,31 @@ fn lame_path(ax: i32, ay: i32) -> Vec<(i32, i32)> {
         v.extend((1..short).map(|j| at(straight + j, j)));
         v
     }
+}
+
+/// [`Movement::reach`] of one kind's steps (`dirs` their leaps in files and ranks).
+fn reach_table(geo: &Geometry, m: &Movement, side: Side, steps: &[Step], dirs: &[(i8, i8)]) -> Vec<u8> {
+    let mut out = vec![0u8; steps.len() * geo.cells];
+    for (i, (s, &(dx, dy))) in steps.iter().zip(dirs).enumerate() {
+        let inside = |sq: i32| geo.on_board(sq as Sq) && m.inside(s.region, side, sq as usize);
+        for &from in &geo.squares {
+            if !inside(from as i32) || !s.path[..s.path_len as usize].iter().all(|&p| inside(from as i32 + p as i32)) {
+                continue;
+            }
+            let (f, r) = (geo.file(from) as i32, geo.rank(from) as i32);
+            let range = s.range_from(m, from as usize) as i32;
+            let mut n = 0;
+            while n < range
+                && geo
+                    .square_checked(f + (n + 1) * dx as i32, r + (n + 1) * dy as i32)
+                    .is_some_and(|to| inside(to as i32))
+            {
+                n += 1;
+            }
+            out[i * geo.cells + from as usize] = n as u8;
+        }
+    }
+    out
 }
 
 /// The reverse tables of `side`'s special captures ([`AttackTables::special`]), per target cell: what
