@@ -649,8 +649,13 @@ const HAND_PROMO: u8 = cell::OFF;
 /// Push a move, or one move per promotion choice when it ends in the piece's promotion zone.
 #[inline(always)]
 fn push(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
-    // Most pieces never promote and stand anywhere: their moves go straight in.
-    if preset.promotions[kind].is_none() && preset.mobile.is_empty() {
+    // Most moves promote nothing (no promotion, or not into the zone) and may stand anywhere:
+    // they go straight in.
+    let plain = match &preset.promotions[kind] {
+        None => true,
+        Some(p) => !p.leaving && !p.zone[us][m.to as usize],
+    };
+    if plain && preset.mobile.is_empty() {
         out.push(m);
     } else {
         push_checked(preset, us, kind, m, out);
