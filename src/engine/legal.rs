@@ -1,7 +1,8 @@
 //! The royal-safety filter: pinned pieces found once per position, and trials that touch only the cells.
 
-use super::board::{Sq, cell};
+use super::board::{MAX_FILES, MAX_RANKS, PAD, Sq, cell};
 use super::movegen::rides_to;
+use super::movement::Hop;
 use super::position::{Move, Position, mflag};
 use super::side::Side;
 use crate::preset::Preset;
@@ -15,6 +16,26 @@ pub(crate) struct Pins {
 impl Pins {
     pub(crate) fn contains(&self, sq: Sq) -> bool {
         self.squares[..self.n].contains(&sq)
+    }
+}
+
+/// Words of a [`Guard`]: every board up to 26 files by 64 ranks, with its padding.
+const GUARD_WORDS: usize = ((MAX_FILES + 2 * PAD) * (MAX_RANKS + 2 * PAD)).div_ceil(64);
+
+/// A set of cells: those where a move could expose the royal piece.
+struct Guard {
+    bits: [u64; GUARD_WORDS],
+}
+
+impl Guard {
+    #[inline]
+    fn add(&mut self, sq: Sq) {
+        self.bits[sq as usize >> 6] |= 1 << (sq & 63);
+    }
+
+    #[inline]
+    fn has(&self, sq: Sq) -> bool {
+        self.bits[sq as usize >> 6] >> (sq & 63) & 1 != 0
     }
 }
 
@@ -70,21 +91,17 @@ impl Position {
             return out.retain(|&m| self.safe_blast(preset, m));
         }
         let royal = self.royal_square(us);
-        // Not in check, and only leapers and plain riders attack: a move is safe unless it moves the
-        // royal piece, is special (e.p., castling), or moves a piece pinned to the royal piece.
-        let pins = royal.and_then(|k| {
-            let t = &preset.movement.attacks[them];
-            let simple = t.special.is_empty() && t.ray_codes.is_empty();
-            (simple && !self.attacked(preset, k, them)).then(|| self.blockers(preset, k, us, false)).flatten()
-        });
+        // Not in check: a move is safe unless it moves the royal piece, is special (e.p., castling),
+        // or empties or fills a square where that could expose the royal piece (`Guard`).
+        let guard = royal.and_then(|k| (!self.attacked(preset, k, them)).then(|| self.guard(preset, k, us)).flatten());
         let mut i = 0;
         while i < out.len() {
             // A gating move is judged as the move alone, as Fairy-Stockfish judges it: the piece
             // entering behind a pinned piece does not free it (and cannot expose anything).
             let m = Move { gate: 0, ..out[i] };
-            let ok = match (royal, &pins) {
-                (Some(k), Some(p))
-                    if m.from != k && m.flags & (mflag::EP | mflag::CASTLE) == 0 && !p.contains(m.from) =>
+            let ok = match (royal, &guard) {
+                (Some(k), Some(g))
+                    if m.from != k && m.flags & (mflag::EP | mflag::CASTLE) == 0 && !g.has(m.from) && !g.has(m.to) =>
                 {
                     !self.promotes_royal(m, Some(k)) || self.safe_by_make(preset, m)
                 }
@@ -98,6 +115,61 @@ impl Position {
                 out.swap_remove(i);
             }
         }
+    }
+
+    /// The squares where one move of `us` (emptying its origin, filling its destination) could
+    /// expose the royal piece on `k`, which is not attacked now: the pieces of `us` alone between it
+    /// and an enemy rider; the lame paths of enemy leapers aimed at it; and on a line a hopper or a
+    /// confined rider could attack along, the squares up to its second piece (its first two pieces
+    /// decide that attack). `None` when shaped (crooked, multi-leg) captures are on the board.
+    fn guard(&self, preset: &Preset, k: Sq, us: Side) -> Option<Guard> {
+        let them = us.other();
+        let t = &preset.movement.attacks[them];
+        if t.ray_codes.iter().any(|&code| self.counts[cell::code(code) as usize] > 0) {
+            return None;
+        }
+        if preset.geo.cells > GUARD_WORDS * 64 {
+            return None;
+        }
+        let mut g = Guard { bits: [0; GUARD_WORDS] };
+        let pins = self.blockers(preset, k, us, false)?;
+        for &sq in &pins.squares[..pins.n] {
+            g.add(sq);
+        }
+        let cells = &self.cells;
+        let k = k as usize;
+        if t.back_at.is_empty() {
+            return Some(g);
+        }
+        for l in &t.back_leaps[t.back_at[k] as usize..t.back_at[k + 1] as usize] {
+            if (l.codes >> cell::code(cells[l.origin as usize])) & 1 != 0 {
+                l.path[..l.path_len as usize].iter().for_each(|&p| g.add(p));
+            }
+        }
+        for l in &t.back_lines[t.line_at[k] as usize..t.line_at[k + 1] as usize] {
+            if self.counts[l.code as usize] == 0 {
+                continue;
+            }
+            // The first three pieces on the line: the capturer after one move is one of them.
+            let mut found = [usize::MAX; 3];
+            let mut n = 0;
+            for (i, &s) in l.squares.iter().enumerate() {
+                if cells[s as usize] != cell::EMPTY {
+                    found[n] = i;
+                    n += 1;
+                    if n == 3 {
+                        break;
+                    }
+                }
+            }
+            let near = if l.hop == Hop::No { 2 } else { 3 };
+            if found[..n.min(near)].iter().any(|&i| cell::code(cells[l.squares[i] as usize]) == l.code) {
+                let upto = if l.hop == Hop::No { found[0] } else { found[1] };
+                let end = if upto == usize::MAX { l.squares.len() } else { upto + 1 };
+                l.squares[..end].iter().for_each(|&s| g.add(s));
+            }
+        }
+        Some(g)
     }
 
     /// Whether a move changes which pieces are royal (a royal piece promotes, or a piece promotes to

@@ -1,7 +1,7 @@
 //! Move generation from the compiled tables: pseudo-legal moves, attacks, and the royal-safety filter.
 
 use super::board::{Sq, cell};
-use super::movement::{Ray, RideAttack, Step, flag};
+use super::movement::{AttackTables, Hop, Ray, RideAttack, Step, flag};
 use super::position::{Move, Position, mflag};
 use super::side::Side;
 use crate::preset::Preset;
@@ -16,14 +16,16 @@ impl Position {
             let c = self.cells[sq as usize];
             let kind = cell::kind(c);
             let start = out.len();
-            for s in &preset.movement.steps[us][kind] {
-                if s.flags & flag::INITIAL != 0 && !cell::unmoved(c) {
+            let reach = &preset.movement.reach[us][kind];
+            for (i, s) in preset.movement.steps[us][kind].iter().enumerate() {
+                let n = reach[i * preset.geo.cells + sq as usize];
+                if n == 0 || (s.flags & flag::INITIAL != 0 && !cell::unmoved(c)) {
                     continue;
                 }
                 if s.calm && *checked.get_or_insert_with(|| self.in_check(preset, us)) {
                     continue;
                 }
-                self.step_moves(preset, sq, kind, s, out);
+                self.step_moves(preset, sq, kind, s, n, out);
             }
             if (preset.movement.ray_pieces >> cell::code(c)) & 1 != 0 {
                 for r in &preset.movement.rays[us][kind][sq as usize] {
@@ -206,27 +208,25 @@ impl Position {
         }
     }
 
+    /// The moves of one step from `from`, which may go `n` squares ([`Movement::reach`]: its
+    /// region and the board's edges are resolved).
     #[inline]
-    fn step_moves(&self, preset: &Preset, from: Sq, kind: usize, s: &Step, out: &mut Vec<Move>) {
+    fn step_moves(&self, preset: &Preset, from: Sq, kind: usize, s: &Step, n: u8, out: &mut Vec<Move>) {
         let us = self.side;
         let mv = &preset.movement;
-        if s.region != 0 && !self.path_inside(mv, s, from, us) {
-            return;
-        }
         if s.path_len > 0
-            && !(0..s.path_len as usize).all(|i| self.cells[(from as i32 + s.path[i] as i32) as usize] == cell::EMPTY)
+            && !s.path[..s.path_len as usize]
+                .iter()
+                .all(|&p| self.cells[(from as i32 + p as i32) as usize] == cell::EMPTY)
         {
             return;
         }
         if s.flags & flag::HOP != 0 {
-            return self.hop_moves(preset, from, kind, s, out);
+            return self.hop_moves(preset, from, kind, s, n, out);
         }
         let mut to = from as i32;
-        for _ in 0..s.range_from(mv, from as usize) {
+        for _ in 0..n {
             to += s.delta as i32;
-            if !mv.inside(s.region, us, to as usize) {
-                break;
-            }
             let c = self.cells[to as usize];
             if c == cell::EMPTY {
                 if s.flags & flag::MOVE != 0 {
@@ -322,14 +322,14 @@ impl Position {
     }
 
     /// A hopper: past exactly one piece (the screen), then moves to empty squares and captures the next piece.
-    fn hop_moves(&self, preset: &Preset, from: Sq, kind: usize, s: &Step, out: &mut Vec<Move>) {
+    fn hop_moves(&self, preset: &Preset, from: Sq, kind: usize, s: &Step, n: u8, out: &mut Vec<Move>) {
         let mv = &preset.movement;
         let mut to = from as i32;
         let mut screened = false;
-        for _ in 0..s.range_from(mv, from as usize) {
+        for _ in 0..n {
             to += s.delta as i32;
             let c = self.cells[to as usize];
-            if c == cell::OFF || c == cell::HOLE || !mv.inside(s.region, self.side, to as usize) {
+            if c == cell::HOLE {
                 return;
             }
             if !screened {
@@ -423,10 +423,67 @@ impl Position {
                 break;
             }
         }
-        // The slow paths scan the board for their piece: only for pieces that are on it.
+        if !t.back_at.is_empty() && self.back_attack(preset, t, sq as usize) {
+            return true;
+        }
+        // The slow path scans the board for its piece: only for pieces that are on it.
         let present = |code: u8| self.counts[cell::code(code) as usize] > 0;
-        t.special.iter().any(|&(code, s)| present(code) && self.special_attack(preset, sq as Sq, code, &s))
-            || t.ray_codes.iter().any(|&code| present(code) && self.ray_attack(preset, sq as Sq, code, by))
+        t.ray_codes.iter().any(|&code| present(code) && self.ray_attack(preset, sq as Sq, code, by))
+    }
+
+    /// The special captures (lame, confined, hopping, initial-only, restricted) onto cell `target`,
+    /// from the reverse tables compiled at load.
+    fn back_attack(&self, preset: &Preset, t: &AttackTables, target: usize) -> bool {
+        let cells = &self.cells;
+        let prey = cells[target];
+        if prey == cell::HOLE || prey == cell::OFF {
+            return false;
+        }
+        let mv = &preset.movement;
+        // What the capturer in cell `c` may take: not the piece its `spares` exempts.
+        let takes =
+            |restricted: bool, c: u8| !restricted || !cell::is_piece(prey) || mv.hop_allows(cell::kind(c), prey, false);
+        for l in &t.back_leaps[t.back_at[target] as usize..t.back_at[target + 1] as usize] {
+            let c = cells[l.origin as usize];
+            if (l.codes >> cell::code(c)) & 1 == 0 || (l.initial && !cell::unmoved(c)) {
+                continue;
+            }
+            if l.path[..l.path_len as usize].iter().all(|&p| cells[p as usize] == cell::EMPTY) && takes(l.restricted, c)
+            {
+                return true;
+            }
+        }
+        for l in &t.back_lines[t.line_at[target] as usize..t.line_at[target + 1] as usize] {
+            if self.counts[l.code as usize] == 0 {
+                continue;
+            }
+            // Back from the target: for a hop, past empty squares to the screen first.
+            let screen = |j: usize| {
+                let c = cells[l.squares[j] as usize];
+                cell::is_piece(c) && mv.hop_allows(cell::kind(l.code), c, true)
+            };
+            let at = match l.hop {
+                Hop::No => 0,
+                Hop::Screen => match l.squares.iter().position(|&s| cells[s as usize] != cell::EMPTY) {
+                    Some(j) if screen(j) => j + 1,
+                    _ => continue,
+                },
+                Hop::Grasshopper if screen(0) => 1,
+                Hop::Grasshopper => continue,
+            };
+            let Some(rest) = l.squares.get(at..) else { continue };
+            let Some(i) = rest.iter().position(|&s| cells[s as usize] != cell::EMPTY) else { continue };
+            let from = rest[i] as usize;
+            let c = cells[from];
+            if cell::code(c) == l.code
+                && (!l.initial || cell::unmoved(c))
+                && (at + i + 1) as u32 <= mv.range_at(l.range, l.limit, from) as u32
+                && takes(l.restricted, c)
+            {
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether a piece of this code attacks `target` along one of its compiled paths.
@@ -500,61 +557,6 @@ impl Position {
             }
         }
         false
-    }
-
-    /// The slow path: lame, hopping or initial-only captures, checked from every piece of that code.
-    fn special_attack(&self, preset: &Preset, target: Sq, code: u8, s: &Step) -> bool {
-        if s.flags & flag::HOP != 0 && s.path_len == 0 && s.region == 0 && !s.grasshopper {
-            return self.hop_attack(preset, target, code, s);
-        }
-        if s.flags & flag::HOP == 0 && s.range == 1 && s.limit == 0 {
-            // A leap (lame, confined or initial-only): only one square can hold its attacker.
-            let from = (target as i32 - s.delta as i32) as usize;
-            let c = self.cells[from];
-            return cell::code(c) == code
-                && (s.flags & flag::INITIAL == 0 || cell::unmoved(c))
-                && self.capture_squares(preset, from as Sq, s, &mut |to| to == target);
-        }
-        self.occupied_by(cell::side(code)).any(|from| {
-            let c = self.cells[from as usize];
-            if cell::code(c) != code || (s.flags & flag::INITIAL != 0 && !cell::unmoved(c)) {
-                return false;
-            }
-            self.capture_squares(preset, from, s, &mut |to| to == target)
-        })
-    }
-
-    /// A hopper's capture seen from its target: back along the line, past empty squares to the screen,
-    /// past empty squares again to the only piece that could hop onto the target that way.
-    fn hop_attack(&self, preset: &Preset, target: Sq, code: u8, s: &Step) -> bool {
-        let mut at = target as i32;
-        let mut screened = false;
-        let mut steps = 0u32;
-        loop {
-            at -= s.delta as i32;
-            steps += 1;
-            let c = self.cells[at as usize];
-            if c == cell::OFF || c == cell::HOLE {
-                return false;
-            }
-            if c == cell::EMPTY {
-                continue;
-            }
-            if !screened {
-                if !preset.movement.hop_allows(cell::kind(code), c, true) {
-                    return false;
-                }
-                screened = true;
-                continue;
-            }
-            let prey = self.cells[target as usize];
-            if cell::is_piece(prey) && !preset.movement.hop_allows(cell::kind(code), prey, false) {
-                return false;
-            }
-            return cell::code(c) == code
-                && (s.flags & flag::INITIAL == 0 || cell::unmoved(c))
-                && steps <= s.range_from(&preset.movement, at as usize) as u32;
-        }
     }
 
     /// Whether any royal piece of `side` is attacked.
@@ -645,8 +647,24 @@ fn dedup_from(out: &mut Vec<Move>, start: usize) {
 const HAND_PROMO: u8 = cell::OFF;
 
 /// Push a move, or one move per promotion choice when it ends in the piece's promotion zone.
-#[inline]
+#[inline(always)]
 fn push(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
+    // Most moves promote nothing (no promotion, or not into the zone) and may stand anywhere:
+    // they go straight in.
+    let plain = match &preset.promotions[kind] {
+        None => true,
+        Some(p) => !p.leaving && !p.zone[us][m.to as usize],
+    };
+    if plain && preset.mobile.is_empty() {
+        out.push(m);
+    } else {
+        push_checked(preset, us, kind, m, out);
+    }
+}
+
+/// [`push`] for a piece that may promote or may not stand everywhere.
+#[inline(never)]
+fn push_checked(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
     // `immobility illegal`: a piece may not stay where it could never move again.
     let stays = |code: u8| preset.may_stand(code, m.to);
     match &preset.promotions[kind] {

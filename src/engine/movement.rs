@@ -71,8 +71,56 @@ pub struct AttackTables {
     pub rides: Vec<RideAttack>,
     /// Moves that need the general check (lame or initial-only captures).
     pub special: Vec<(u8, Step)>,
+    /// Each special capture's step in files and ranks, parallel to `special`.
+    pub special_dirs: Vec<(i8, i8)>,
     /// Piece codes with capturing [`Ray`]s, checked from each such piece.
     pub ray_codes: Vec<u8>,
+    /// The captures of `special`, compiled backwards from each target cell (regions and the board's
+    /// edges resolved at load): `back_at[cell]..back_at[cell + 1]` index `back_leaps`, and
+    /// `line_at` likewise `back_lines`. Empty when `special` is.
+    pub back_at: Vec<u32>,
+    pub back_leaps: Vec<LeapBack>,
+    pub line_at: Vec<u32>,
+    pub back_lines: Vec<LineBack>,
+}
+
+/// A lame, confined or initial-only leap seen from its target: a piece of `codes` on `origin`
+/// captures there when the squares of `path` are empty.
+#[derive(Clone, Copy, Debug)]
+pub struct LeapBack {
+    pub codes: u128,
+    pub origin: Sq,
+    pub path: [Sq; 2],
+    pub path_len: u8,
+    /// Only a piece that has not moved yet captures so.
+    pub initial: bool,
+    /// What it takes depends on the piece taken (`spares`): asked of [`Movement::hop_allows`].
+    pub restricted: bool,
+}
+
+/// A confined, range-limited or hopping line seen from its target: `squares` back from it, as far as
+/// the board and the region let the capturing piece stand.
+#[derive(Clone, Debug)]
+pub struct LineBack {
+    pub code: u8,
+    pub hop: Hop,
+    pub initial: bool,
+    pub restricted: bool,
+    pub range: u8,
+    /// A [`Movement::ranges`] table (0 = none).
+    pub limit: u8,
+    pub squares: Vec<Sq>,
+}
+
+/// How a [`LineBack`] passes other pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hop {
+    /// Not at all: the first piece met is the capturer or nothing.
+    No,
+    /// Over exactly one piece (the screen), anywhere between.
+    Screen,
+    /// A grasshopper's: the screen stands next to the target.
+    Grasshopper,
 }
 
 /// A path compiled for one square, for moves that are not one straight line (crooked, circular,
@@ -107,6 +155,11 @@ pub struct Movement {
     pub hop_limits: Vec<(u64, u64)>,
     /// Kinds (bits) that may pass (`passes`): a move from their square to itself.
     pub pass_kinds: u64,
+    /// reach[side][kind][i * cells + from]: how many squares step `i` of the kind may go from
+    /// cell `from` before its range, the board's edge or its region stops it (0 also when its
+    /// origin or lame path lies outside its region or the board), so that generation reads no
+    /// region and meets no edge.
+    pub reach: BySide<Vec<Vec<u8>>>,
 }
 
 impl Movement {
@@ -271,6 +324,13 @@ pub fn compile(
             if !steps.iter().any(|s| s.flags & flag::EP != 0) {
                 steps.iter_mut().for_each(|s| s.flags &= !flag::CREATES_EP);
             }
+            // The reach table's bytes, a unit per 16: thousands of distinct leaps on a large board
+            // would otherwise fill memory here.
+            if !work.spend((steps.len() * geo.cells / 16) as u64) {
+                return Err(TooMuchWork { kind });
+            }
+            let reach = reach_table(geo, &m, side, &steps, &dirs);
+            m.reach[side].push(reach);
             attacking.push(steps.iter().chain(&only_attacks).copied().collect());
             attacking_dirs.push(dirs.iter().chain(&only_attack_dirs).copied().collect());
             m.steps[side].push(steps);
@@ -278,6 +338,7 @@ pub fn compile(
         }
         let ray_codes = std::mem::take(&mut m.attacks[side].ray_codes);
         m.attacks[side] = attack_tables(&attacking, &attacking_dirs, side, max_range as u8);
+        compile_back(geo, &mut m, side);
         attacking.clear();
         attacking_dirs.clear();
         m.attacks[side].ray_codes = ray_codes;
@@ -527,6 +588,119 @@ fn lame_path(ax: i32, ay: i32) -> Vec<(i32, i32)> {
     }
 }
 
+/// [`Movement::reach`] of one kind's steps (`dirs` their leaps in files and ranks).
+fn reach_table(geo: &Geometry, m: &Movement, side: Side, steps: &[Step], dirs: &[(i8, i8)]) -> Vec<u8> {
+    let mut out = vec![0u8; steps.len() * geo.cells];
+    for (i, (s, &(dx, dy))) in steps.iter().zip(dirs).enumerate() {
+        let inside = |sq: i32| geo.on_board(sq as Sq) && m.inside(s.region, side, sq as usize);
+        for &from in &geo.squares {
+            if !inside(from as i32) || !s.path[..s.path_len as usize].iter().all(|&p| inside(from as i32 + p as i32)) {
+                continue;
+            }
+            let (f, r) = (geo.file(from) as i32, geo.rank(from) as i32);
+            let range = s.range_from(m, from as usize) as i32;
+            let mut n = 0;
+            while n < range
+                && geo
+                    .square_checked(f + (n + 1) * dx as i32, r + (n + 1) * dy as i32)
+                    .is_some_and(|to| inside(to as i32))
+            {
+                n += 1;
+            }
+            out[i * geo.cells + from as usize] = n as u8;
+        }
+    }
+    out
+}
+
+/// The reverse tables of `side`'s special captures ([`AttackTables::special`]), per target cell: what
+/// the slow general test would look for, with everything that does not depend on the position
+/// (regions, the board's edges, lame paths) worked out once.
+fn compile_back(geo: &Geometry, m: &mut Movement, side: Side) {
+    let special = std::mem::take(&mut m.attacks[side].special);
+    if special.is_empty() {
+        return;
+    }
+    let inside = |region: u8, at: Sq| region == 0 || m.regions[region as usize][side][at as usize];
+    let max_of = |s: &Step| -> u8 {
+        if s.limit == 0 { s.range } else { m.ranges[s.limit as usize].iter().copied().max().unwrap_or(0) }
+    };
+    let (mut back_at, mut leaps, mut line_at, mut lines) =
+        (vec![0u32; geo.cells + 1], Vec::new(), vec![0u32; geo.cells + 1], Vec::<LineBack>::new());
+    for target in 0..geo.cells {
+        back_at[target] = leaps.len() as u32;
+        line_at[target] = lines.len() as u32;
+        let t = target as Sq;
+        if !geo.on_board(t) {
+            continue;
+        }
+        for (&(code, s), &(dx, dy)) in special.iter().zip(&m.attacks[side].special_dirs) {
+            let (dx, dy) = (dx as i32, dy as i32);
+            let restricted = s.flags & flag::SPECIAL != 0;
+            let initial = s.flags & flag::INITIAL != 0;
+            if !inside(s.region, t) {
+                continue;
+            }
+            let (f, r) = (geo.file(t) as i32, geo.rank(t) as i32);
+            if s.flags & flag::HOP == 0 && s.range == 1 {
+                let Some(origin) = geo.square_checked(f - dx, r - dy) else { continue };
+                let mut path = [0 as Sq; 2];
+                let mut ok = inside(s.region, origin);
+                for (at, &d) in path.iter_mut().zip(&s.path[..s.path_len as usize]) {
+                    let p = origin as i32 + d as i32;
+                    ok &= p >= 0 && geo.on_board(p as Sq) && inside(s.region, p as Sq);
+                    *at = p.max(0) as Sq;
+                }
+                if !ok {
+                    continue;
+                }
+                let same = |l: &LeapBack| {
+                    l.origin == origin
+                        && l.path_len == s.path_len
+                        && l.path == path
+                        && l.initial == initial
+                        && !l.restricted
+                };
+                match leaps[back_at[target] as usize..].iter_mut().find(|l| !restricted && same(l)) {
+                    Some(l) => l.codes |= 1u128 << code,
+                    None => leaps.push(LeapBack {
+                        codes: 1u128 << code,
+                        origin,
+                        path,
+                        path_len: s.path_len,
+                        initial,
+                        restricted,
+                    }),
+                }
+                continue;
+            }
+            let hop = match (s.flags & flag::HOP != 0, s.grasshopper) {
+                (false, _) => Hop::No,
+                (true, false) => Hop::Screen,
+                (true, true) => Hop::Grasshopper,
+            };
+            if hop != Hop::No && s.range < 2 {
+                continue;
+            }
+            let mut squares = Vec::new();
+            for k in 1..=max_of(&s) as i32 {
+                match geo.square_checked(f - k * dx, r - k * dy) {
+                    Some(sq) if inside(s.region, sq) => squares.push(sq),
+                    _ => break,
+                }
+            }
+            if !squares.is_empty() {
+                lines.push(LineBack { code, hop, initial, restricted, range: s.range, limit: s.limit, squares });
+            }
+        }
+    }
+    back_at[geo.cells] = leaps.len() as u32;
+    line_at[geo.cells] = lines.len() as u32;
+    let t = &mut m.attacks[side];
+    t.special = special;
+    (t.back_at, t.back_leaps, t.line_at, t.back_lines) = (back_at, leaps, line_at, lines);
+}
+
 fn attack_tables(steps: &[Vec<Step>], dirs: &[Vec<(i8, i8)>], side: Side, max_range: u8) -> AttackTables {
     let mut t = AttackTables::default();
     for (kind, ks) in steps.iter().enumerate() {
@@ -534,6 +708,7 @@ fn attack_tables(steps: &[Vec<Step>], dirs: &[Vec<(i8, i8)>], side: Side, max_ra
         for (s, &dir) in ks.iter().zip(&dirs[kind]).filter(|(s, _)| s.flags & flag::CAPTURE != 0) {
             if s.flags & (flag::INITIAL | flag::HOP | flag::SPECIAL) != 0 || s.path_len > 0 || s.region != 0 {
                 t.special.push((code, *s));
+                t.special_dirs.push(dir);
             } else if s.range == 1 {
                 match t.leaps.iter_mut().find(|l| l.0 == s.delta) {
                     Some(l) => l.1 |= 1u128 << code,

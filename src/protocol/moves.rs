@@ -16,7 +16,7 @@ use crate::preset::Preset;
 /// Fairy-Stockfish writes them: `+` into a promoted kind (`+P`), `-` back into the kind a promoted
 /// piece came from (shogi variants whose pieces flip), else the new kind's label in lower case (`q`).
 fn promo_suffix(preset: &Preset, mover: u8, code: u8) -> String {
-    let label = preset.label_of(code & !cell::VIRGIN);
+    let label = preset.label_of(cell::code(code));
     let (from, to) = (cell::kind(mover), cell::kind(code));
     if label.starts_with('+') {
         "+".into()
@@ -29,7 +29,7 @@ fn promo_suffix(preset: &Preset, mover: u8, code: u8) -> String {
 
 /// A drop's piece: its label in upper case, without a promoted kind's marker.
 fn drop_label(preset: &Preset, code: u8) -> String {
-    preset.label_of(code & !cell::VIRGIN).trim_end_matches('~').to_ascii_uppercase()
+    preset.label_of(cell::code(code)).trim_end_matches('~').to_ascii_uppercase()
 }
 
 /// One move part: from and to squares, then a promotion and a gated piece.
