@@ -200,7 +200,7 @@ fn other_kind(p: &Preset) -> usize {
 }
 
 fn reach_from(p: &Preset, kind: usize, from: Sq) -> Reach {
-    let me = cell::piece(kind, Side::White) | cell::VIRGIN;
+    let me = cell::with_unmoved(cell::piece(kind, Side::White));
     let victim = cell::piece(other_kind(p), Side::Black);
     let base = || {
         let mut pos = Position::empty(p);
@@ -274,7 +274,7 @@ pub fn diagram(p: &Preset, kind: usize) -> String {
     if r.moves.is_empty() && r.captures.is_empty() {
         // A piece confined to a region (a palace): the square it has the most moves from.
         let counts = g.squares.iter().map(|&s| {
-            let me = cell::piece(kind, Side::White) | cell::VIRGIN;
+            let me = cell::with_unmoved(cell::piece(kind, Side::White));
             let mut pos = Position::empty(p);
             pos.place(&p.zobrist, s, me);
             let mut out = Vec::new();
