@@ -50,10 +50,11 @@ fn takes_a_hanging_queen() {
 
 #[test]
 fn avoids_losing_its_queen() {
-    // The queen is attacked by a pawn: every sensible turn moves it.
-    let (turn, _) = computer_plays("chess", "4k3/8/2p5/3Q4/8/8/8/4K3 w - - 0 1", Limits::depth(3));
-    assert!(turn.starts_with("Q d5-"), "{turn}");
-    assert_ne!(turn, "Q d5-c6", "the pawn is defended by nothing, but the search must not hang the queen: {turn}");
+    // The queen is attacked by a pawn: every sensible turn moves it (taking the undefended pawn
+    // with check, Q d5-c6, is the best of them), and the queen is still there three plies on.
+    let (turn, score) = computer_plays("chess", "4k3/8/2p5/3Q4/8/8/8/4K3 w - - 0 1", Limits::depth(3));
+    assert!(turn.starts_with("Q d5-") && turn != "Q d5-b5", "{turn}");
+    assert!(score > 8 * eval::UNIT, "the queen is kept: {turn} scores {score}");
 }
 
 #[test]

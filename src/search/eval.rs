@@ -18,6 +18,8 @@ pub struct Evaluator {
     /// `(kind, white code, black code, value)` of every kind with a non-zero value.
     valued: Vec<(usize, u8, u8, i32)>,
     buf: Vec<Move>,
+    /// Per side, the codes of its officers: kinds neither royal nor promotable (not pawns or men).
+    officers: [Vec<u8>; 2],
     /// Whether the side to move had a capturing move, as found by the last evaluation.
     pub could_capture: bool,
 }
@@ -26,7 +28,13 @@ impl Evaluator {
     pub fn new(preset: &Preset) -> Evaluator {
         let mut values = [0; 128];
         let mut valued = Vec::new();
+        let mut officers = [Vec::new(), Vec::new()];
         for (k, kind) in preset.kinds.iter().enumerate() {
+            if !kind.royal && preset.promotions.get(k).is_none_or(|pr| pr.is_none()) {
+                for s in Side::BOTH {
+                    officers[s.index()].push(cell::piece(k, s));
+                }
+            }
             let v = kind.value * UNIT;
             let (w, b) = (cell::piece(k, Side::White), cell::piece(k, Side::Black));
             values[w as usize] = v;
@@ -35,7 +43,13 @@ impl Evaluator {
                 valued.push((k, w, b, v));
             }
         }
-        Evaluator { values, valued, buf: Vec::with_capacity(256), could_capture: true }
+        Evaluator { values, valued, buf: Vec::with_capacity(256), officers, could_capture: true }
+    }
+
+    /// Whether `side` has an officer on the board or a piece in hand: then passing is rarely its
+    /// best turn, and null-move pruning is sound enough.
+    pub fn has_officers(&self, pos: &Position, side: Side) -> bool {
+        !pos.hands[side].is_empty() || self.officers[side.index()].iter().any(|&c| pos.counts[c as usize] > 0)
     }
 
     /// The declared value of the piece in a cell (0 for an empty cell).
