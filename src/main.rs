@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use herald::game::Game;
+use herald::search::values as selfplay_values;
 use herald::search::{Limits, selfplay};
 use herald::{check, games, repl};
 use std::path::PathBuf;
@@ -12,6 +13,9 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Option<Cmd>,
+    /// Piece values for the computer player, from a values file (see `herald values`).
+    #[arg(long, global = true, value_name = "FILE")]
+    values: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Clone)]
@@ -99,6 +103,25 @@ enum Cmd {
         #[arg(long)]
         save: Option<PathBuf>,
     },
+    /// Estimate each piece kind's value for a preset (in pawns), from mobility in self-play,
+    /// cross-checked by self-play games with one piece missing; prints a values file.
+    Values {
+        preset: String,
+        /// Self-play games for the mobility proxy, and per kind for the cross-check.
+        #[arg(long, default_value_t = 8)]
+        games: u32,
+        /// Nodes per turn in every game.
+        #[arg(long, default_value_t = 2000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Plies before a game stops (a draw for the cross-check).
+        #[arg(long, default_value_t = 160)]
+        max_plies: usize,
+        /// The mobility proxy only (no cross-check games).
+        #[arg(long)]
+        proxy_only: bool,
+    },
 }
 
 /// A failure to report on stderr with exit status 2.
@@ -112,6 +135,16 @@ fn main() -> ExitCode {
 }
 
 fn command(cli: Cli) -> ExitCode {
+    if let Some(file) = &cli.values {
+        let read = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()));
+        match read.and_then(|text| selfplay_values::parse_file(&file.display().to_string(), &text)) {
+            Ok(v) => selfplay_values::set_learned(v),
+            Err(e) => {
+                eprintln!("error: --values {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let result = match cli.command {
         None => play("chess", None, None, false),
         Some(Cmd::Play { preset, fen, seed, ascii }) => play(&preset, fen, seed, ascii),
@@ -127,6 +160,10 @@ fn command(cli: Cli) -> ExitCode {
             let limits = if limits == Limits::default() { Limits::nodes(20_000) } else { limits };
             let opts = selfplay::Options { games, seed, limits, max_plies, random_plies };
             selfplay(&preset, &opts, save.as_deref())
+        }
+        Some(Cmd::Values { preset, games, nodes, seed, max_plies, proxy_only }) => {
+            let opts = selfplay_values::ValuesOptions { games, nodes, seed, max_plies, proxy_only };
+            values(&preset, &opts)
         }
     };
     match result {
@@ -230,6 +267,13 @@ fn perft(p: &Position, depth: usize, divide: bool, bulk: bool, threads: u16, no_
 fn selfplay(preset: &str, opts: &selfplay::Options, save: Option<&std::path::Path>) -> Result<(), Fail> {
     let p = repl::load(preset).map_err(|e| Fail(first_lines(&e)))?;
     selfplay::run(&p, preset, opts, save, &mut std::io::stdout()).map(|_| ()).map_err(Fail)
+}
+
+fn values(preset: &str, opts: &selfplay_values::ValuesOptions) -> Result<(), Fail> {
+    let p = repl::load(preset).map_err(|e| Fail(first_lines(&e)))?;
+    let rows = selfplay_values::estimate(&p, opts, &mut |line| eprintln!("{line}")).map_err(Fail)?;
+    print!("{}", selfplay_values::table(&p, &rows, opts));
+    Ok(())
 }
 
 fn test(paths: Vec<PathBuf>) -> ExitCode {

@@ -54,6 +54,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "search::alphabeta",
             "search",
             "search::selfplay",
+            "search::values",
         ],
     ),
     (
