@@ -446,7 +446,16 @@ impl Core {
         // Otherwise a quiet position (no pseudo-legal capture, found by the evaluation) stands
         // pat without generating whole turns, which is costly for scripted presets.
         let checked = p.royal_safety && pos.in_check(p, pos.side);
-        let max_qdepth = if self.may_stop { MAX_QDEPTH } else { FIRST_QDEPTH };
+        // Where a turn has several parts (a move, then a drop or a square built, ...), every
+        // capture comes in as many turns as its later parts allow, and generating them costs more
+        // than the main search's nodes: quiescence stands pat there, for depth.
+        let max_qdepth = if p.script.turn.len() > 1 {
+            0
+        } else if self.may_stop {
+            MAX_QDEPTH
+        } else {
+            FIRST_QDEPTH
+        };
         let mut stand = 0;
         if !checked {
             stand = ev.evaluate(p, pos)?;
