@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use herald::game::Game;
+use herald::search::values as selfplay_values;
 use herald::search::{Limits, selfplay};
 use herald::{check, games, repl};
 use std::path::PathBuf;
@@ -12,6 +13,9 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Option<Cmd>,
+    /// Piece values for the computer player, from a values file (see `herald values`).
+    #[arg(long, global = true, value_name = "FILE")]
+    values: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Clone)]
@@ -116,6 +120,25 @@ enum Cmd {
         #[arg(long)]
         seed: Option<u64>,
     },
+    /// Estimate each piece kind's value for a preset (in pawns), from mobility in self-play,
+    /// cross-checked by self-play games with one piece missing; prints a values file.
+    Values {
+        preset: String,
+        /// Self-play games for the mobility proxy, and per kind for the cross-check.
+        #[arg(long, default_value_t = 8)]
+        games: u32,
+        /// Nodes per turn in every game.
+        #[arg(long, default_value_t = 2000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Plies before a game stops (a draw for the cross-check).
+        #[arg(long, default_value_t = 160)]
+        max_plies: usize,
+        /// The mobility proxy only (no cross-check games).
+        #[arg(long)]
+        proxy_only: bool,
+    },
 }
 
 /// Why a command failed; reported on stderr with exit status 2.
@@ -140,6 +163,16 @@ fn main() -> ExitCode {
 }
 
 fn command(cli: Cli) -> ExitCode {
+    if let Some(file) = &cli.values {
+        let read = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()));
+        match read.and_then(|text| selfplay_values::parse_file(&file.display().to_string(), &text)) {
+            Ok(v) => selfplay_values::set_learned(v),
+            Err(e) => {
+                eprintln!("error: --values {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let result = match cli.command {
         None => play("chess", None, None, false),
         Some(Cmd::Play { preset, fen, seed, ascii }) => play(&preset, fen, seed, ascii),
@@ -156,14 +189,18 @@ fn command(cli: Cli) -> ExitCode {
             let opts = selfplay::Options { games, seed, limits, max_plies, random_plies };
             selfplay(&preset, &opts, save.as_deref())
         }
-        Some(Cmd::Uci) => {
-            herald::protocol::uci::run(std::io::stdin().lock(), herald::protocol::session::stdout()).map_err(Fail::Message)
-        }
+        Some(Cmd::Uci) => herald::protocol::uci::run(std::io::stdin().lock(), herald::protocol::session::stdout())
+            .map_err(Fail::Message),
         Some(Cmd::Xboard) => {
-            herald::protocol::xboard::run(std::io::stdin().lock(), herald::protocol::session::stdout()).map_err(Fail::Message)
+            herald::protocol::xboard::run(std::io::stdin().lock(), herald::protocol::session::stdout())
+                .map_err(Fail::Message)
         }
         Some(Cmd::Serve { preset, port, host, seed }) => {
             herald::server::run(&herald::server::Options { preset, host, port, seed }).map_err(Fail::Message)
+        }
+        Some(Cmd::Values { preset, games, nodes, seed, max_plies, proxy_only }) => {
+            let opts = selfplay_values::ValuesOptions { games, nodes, seed, max_plies, proxy_only };
+            values(&preset, &opts)
         }
     };
     match result {
@@ -264,6 +301,13 @@ fn perft(p: &Position, depth: usize, divide: bool, bulk: bool, threads: u16, no_
 fn selfplay(preset: &str, opts: &selfplay::Options, save: Option<&std::path::Path>) -> Result<(), Fail> {
     let p = repl::load(preset).map_err(Fail::Load)?;
     Ok(selfplay::run(&p, preset, opts, save, &mut std::io::stdout()).map(|_| ())?)
+}
+
+fn values(preset: &str, opts: &selfplay_values::ValuesOptions) -> Result<(), Fail> {
+    let p = repl::load(preset).map_err(Fail::Load)?;
+    let rows = selfplay_values::estimate(&p, opts, &mut |line| eprintln!("{line}"))?;
+    print!("{}", selfplay_values::table(&p, &rows, opts));
+    Ok(())
 }
 
 fn test(paths: Vec<PathBuf>) -> ExitCode {

@@ -62,6 +62,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "search::alphabeta",
             "search",
             "search::selfplay",
+            "search::values",
         ],
     ),
     (

@@ -50,10 +50,11 @@ fn takes_a_hanging_queen() {
 
 #[test]
 fn avoids_losing_its_queen() {
-    // The queen is attacked by a pawn: every sensible turn moves it.
-    let (turn, _) = computer_plays("chess", "4k3/8/2p5/3Q4/8/8/8/4K3 w - - 0 1", Limits::depth(3));
-    assert!(turn.starts_with("Q d5-"), "{turn}");
-    assert_ne!(turn, "Q d5-c6", "the pawn is defended by nothing, but the search must not hang the queen: {turn}");
+    // The queen is attacked by a pawn: every sensible turn moves it (taking the undefended pawn
+    // with check, Q d5-c6, is the best of them), and the queen is still there three plies on.
+    let (turn, score) = computer_plays("chess", "4k3/8/2p5/3Q4/8/8/8/4K3 w - - 0 1", Limits::depth(3));
+    assert!(turn.starts_with("Q d5-") && turn != "Q d5-b5", "{turn}");
+    assert!(score > 8 * eval::UNIT, "the queen is kept: {turn} scores {score}");
 }
 
 #[test]
@@ -219,4 +220,37 @@ fn satisfies_the_ruddigore_curse_by_capturing() {
     // Move 2: a quiet turn must give a piece to the curse; taking the free pawn on d5 needs none.
     let (turn, _) = computer_plays("ruddigore", "4x3/8/8/3p4/4P3/8/PPP5/4X3 w - - 0 2", Limits::depth(2));
     assert_eq!(turn, "P e4-d5");
+}
+
+#[test]
+fn values_table_reads_back_as_a_values_file() {
+    use herald::search::values::{ValuesOptions, estimate, parse_file, reference_kind, table};
+    let p = Arc::new(herald::check::load("chess").unwrap_or_else(|e| panic!("{}", e.render())));
+    assert_eq!(reference_kind(&p).map(|k| p.kinds[k].name.as_str()), Some("Pawn"));
+    let opts = ValuesOptions { games: 2, nodes: 300, seed: 3, max_plies: 40, proxy_only: true };
+    let rows = estimate(&p, &opts, &mut |_| {}).expect("self-play runs");
+    let value = |name: &str| rows.iter().find(|r| r.name == name).and_then(|r| r.proxy).expect("sampled").0;
+    assert_eq!(value("Pawn"), 1.0);
+    // A queen moves more than a rook, and a rook more than a pawn, wherever they stand.
+    assert!(value("Queen") > value("Rook") && value("Rook") > 1.0, "{rows:?}");
+    let text = table(&p, &rows, &opts);
+    let back = parse_file("t", &text).expect("the table is a values file");
+    assert_eq!(
+        back.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        ["King", "Queen", "Rook", "Bishop", "Knight", "Pawn"]
+    );
+    assert!((back[1].1 - value("Queen")).abs() < 0.01);
+    // The same seed gives the same table.
+    assert_eq!(table(&p, &estimate(&p, &opts, &mut |_| {}).unwrap(), &opts), text);
+}
+
+#[test]
+fn values_file_errors_name_the_line() {
+    use herald::search::values::parse_file;
+    assert_eq!(
+        parse_file("v.txt", "# c\nKnight 3.2\n\nRook five\n").unwrap_err(),
+        "v.txt:4: `five` is not a piece value (a number of pawns)"
+    );
+    assert_eq!(parse_file("v.txt", "Queen\n").unwrap_err(), "v.txt:1: expected `NAME VALUE`, found `Queen`");
+    assert_eq!(parse_file("v.txt", "Knight 3.25 ± 0.1\n").unwrap(), vec![("Knight".to_string(), 3.25)]);
 }

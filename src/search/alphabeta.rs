@@ -1,10 +1,12 @@
-//! Iterative deepening negamax with alpha-beta, a transposition table, killer turns and
-//! quiescence on captures. Turns are generated and played through the engine's own turn
-//! generator, so the search plays by every rule the preset's hooks enforce.
+//! Iterative deepening negamax with alpha-beta: principal-variation search with aspiration
+//! windows at the root, a transposition table, null-move pruning, late-move reductions, check
+//! extensions, killer and history ordering, and quiescence on captures (losing captures pruned by
+//! a one-exchange static exchange test). Turns are generated and played through the engine's own
+//! turn generator, so the search plays by every rule the preset's hooks enforce.
 
 use super::eval::Evaluator;
-use super::limits::{INFINITY, Limits, MATE, MAX_PLY};
-use super::order::{self, capture_move};
+use super::limits::{INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY};
+use super::order::{self, History, QUIET_BELOW, capture_move};
 use super::tt::{Bound, Table};
 use crate::engine::turn::Turn;
 use crate::engine::{GameOver, Move, Position};
@@ -36,6 +38,10 @@ const MAX_QDEPTH: usize = 12;
 /// root scoring): where every move captures (Clobber), twelve plies of captures from every root
 /// turn would not end, and nothing could stop them.
 const FIRST_QDEPTH: usize = 1;
+/// The half-width of the first aspiration window around the previous iteration's score.
+const ASPIRATION: i32 = 40;
+/// Turns searched at full depth before late ones are reduced.
+const LMR_AFTER: usize = 3;
 
 /// Buffers reused at each ply, so that a node allocates nothing beyond turn generation.
 #[derive(Default)]
@@ -44,6 +50,8 @@ struct PlyData {
     scores: Vec<i32>,
     killers: [Option<Turn>; 2],
     pv: Vec<Turn>,
+    /// The turn into this ply was a null move (no two in a row).
+    null: bool,
 }
 
 /// The searcher: its table survives between searches (within one game).
@@ -53,6 +61,9 @@ pub struct Core {
     moves: Vec<Move>,
     said: Vec<String>,
     pub nodes: u64,
+    history: History,
+    /// The last finished iteration's score, the centre of the next one's aspiration window.
+    last_score: Option<i32>,
     limits: Limits,
     start: Instant,
     /// Whether limits may stop the search now (never during the first iteration).
@@ -78,6 +89,8 @@ impl Core {
             moves: Vec::with_capacity(256),
             said: Vec::new(),
             nodes: 0,
+            history: History::default(),
+            last_score: None,
             limits: Limits::default(),
             start: Instant::now(),
             may_stop: false,
@@ -91,8 +104,11 @@ impl Core {
         self.start = Instant::now();
         self.nodes = 0;
         self.may_stop = false;
+        self.last_score = None;
+        self.history.age();
         for p in &mut self.plies {
             p.killers = [None, None];
+            p.null = false;
         }
     }
 
@@ -101,9 +117,32 @@ impl Core {
     }
 
     /// One iteration from the root at `depth`: its score, and the principal variation in `pv()`.
+    /// From depth 4 on, the search first looks within a window around the last score, and widens
+    /// it on the side that failed.
     pub fn iterate(&mut self, ev: &mut Evaluator, p: &Preset, pos: &mut Position, depth: i32) -> R<i32> {
         self.may_stop = depth > 1;
-        self.negamax(ev, p, pos, depth, 0, -INFINITY, INFINITY)
+        self.history.fit(p, pos);
+        let (mut lo, mut hi) = (-INFINITY, INFINITY);
+        if depth >= 4
+            && let Some(last) = self.last_score
+            && last.abs() < MATE_BOUND
+        {
+            (lo, hi) = (last - ASPIRATION, last + ASPIRATION);
+        }
+        let mut widen = ASPIRATION;
+        loop {
+            let score = self.negamax(ev, p, pos, depth, 0, lo, hi)?;
+            if score <= lo && lo > -INFINITY {
+                widen *= 4;
+                lo = if widen > 1000 { -INFINITY } else { score - widen };
+            } else if score >= hi && hi < INFINITY {
+                widen *= 4;
+                hi = if widen > 1000 { INFINITY } else { score + widen };
+            } else {
+                self.last_score = Some(score);
+                return Ok(score);
+            }
+        }
     }
 
     /// One root turn's score from a full-window search `depth` plies deep; none if it was refused.
@@ -187,6 +226,10 @@ impl Core {
         {
             return Ok(over_score(&over, pos, ply));
         }
+        let in_check = depth > 0 && p.royal_safety && pos.in_check(p, pos.side);
+        // Check extension: a check is answered one ply deeper, so that a mate or a loss of
+        // material behind it is seen (bounded, so perpetual checks still end).
+        let depth = if in_check && ply < MAX_PLY / 2 { depth + 1 } else { depth };
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiesce(ev, p, pos, ply, alpha, beta, 0);
         }
@@ -202,8 +245,12 @@ impl Core {
         {
             return Ok(e.score);
         }
+        if let Some(score) = self.null_move(ev, p, pos, depth, ply, alpha, beta, in_check)? {
+            return Ok(score);
+        }
         let mut turns = std::mem::take(&mut self.plies[ply].turns);
-        let r = self.search_turns(ev, p, pos, depth, ply, alpha, beta, entry.map(|e| e.turn), &mut turns);
+        let tt_turn = entry.map(|e| e.turn);
+        let r = self.search_turns(ev, p, pos, depth, ply, alpha, beta, tt_turn, in_check, &mut turns);
         self.plies[ply].turns = turns;
         let (best, best_turn) = r?;
         let bound = if best >= beta {
@@ -217,7 +264,52 @@ impl Core {
         Ok(best)
     }
 
+    /// Null-move pruning: if passing the turn still leaves the side to move at or above beta after
+    /// a reduced search, a real turn would too. Not where passing may be the best turn
+    /// (zugzwang): in check, with nothing but royal and promotable pieces (pawns, men), where
+    /// captures are compulsory or checks are forbidden, or where rule scripts run (their hooks may
+    /// count turns). Not in principal-variation nodes, nor twice in a row.
+    #[allow(clippy::too_many_arguments)]
+    fn null_move(
+        &mut self,
+        ev: &mut Evaluator,
+        p: &Preset,
+        pos: &mut Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        in_check: bool,
+    ) -> R<Option<i32>> {
+        if ply == 0
+            || depth < 3
+            || in_check
+            || beta - alpha > 1
+            || self.plies[ply].null
+            || beta.abs() >= MATE_BOUND
+            || !self.may_stop
+            || p.script.active
+            || p.must_capture
+            || p.no_checks
+            || !ev.has_officers(pos, pos.side)
+            || ev.evaluate(p, pos)? < beta
+        {
+            return Ok(None);
+        }
+        let reduce = 2 + depth / 6;
+        pos.begin_turn();
+        pos.end_turn(p);
+        self.plies[ply + 1].null = true;
+        let r = self.negamax(ev, p, pos, depth - 1 - reduce, ply + 1, -beta, -beta + 1);
+        self.plies[ply + 1].null = false;
+        pos.unmake();
+        let score = -r?;
+        Ok((score >= beta).then_some(beta))
+    }
+
     /// Try each legal turn in order: the best score and turn (none when no turn could be played).
+    /// The first turn gets the full window; the others a null window first (principal-variation
+    /// search), late quiet ones at a reduced depth, searched again in full when they surprise.
     #[allow(clippy::too_many_arguments)]
     fn search_turns(
         &mut self,
@@ -229,6 +321,7 @@ impl Core {
         mut alpha: i32,
         beta: i32,
         tt_turn: Option<Turn>,
+        in_check: bool,
         turns: &mut Vec<Turn>,
     ) -> R<(i32, Option<Turn>)> {
         self.generate(p, pos, turns)?;
@@ -236,17 +329,31 @@ impl Core {
             return Ok((over_score(&pos.no_moves_result(p), pos, ply), None));
         }
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
-        order::score(ev, pos, turns, tt_turn, &self.plies[ply].killers, &mut scores);
+        order::score(ev, p, pos, turns, tt_turn, &self.plies[ply].killers, &self.history, &mut scores);
         let mut best = (-INFINITY, None);
+        let mut searched = 0;
+        let side = pos.side;
         for i in 0..turns.len() {
             order::pick(turns, &mut scores, i);
             let t = turns[i];
+            let quiet = scores[i] < QUIET_BELOW;
             if !self.make(p, pos, &t)? {
                 continue;
             }
-            let r = self.negamax(ev, p, pos, depth - 1, ply + 1, -beta, -alpha);
+            let reduce = if searched >= LMR_AFTER
+                && depth >= 3
+                && quiet
+                && !in_check
+                && !(p.royal_safety && pos.in_check(p, pos.side))
+            {
+                1 + (searched >= 3 * LMR_AFTER && depth >= 5) as i32
+            } else {
+                0
+            };
+            let r = self.child(ev, p, pos, depth, ply, alpha, beta, searched == 0, reduce);
             pos.unmake();
-            let score = -r?;
+            let score = r?;
+            searched += 1;
             if score > best.0 {
                 best = (score, Some(t));
             }
@@ -256,6 +363,7 @@ impl Core {
                 if alpha >= beta {
                     if capture_move(&t).is_none() {
                         order::add_killer(&mut self.plies[ply].killers, t);
+                        self.history.reward(side, &t, depth);
                     }
                     break;
                 }
@@ -267,6 +375,34 @@ impl Core {
             return Ok((over_score(&pos.no_moves_result(p), pos, ply), None));
         }
         Ok(best)
+    }
+
+    /// One turn's score (from the mover's view), the turn played: a full window for the first,
+    /// else a null window at the reduced depth, then at full depth, then the full window.
+    #[allow(clippy::too_many_arguments)]
+    fn child(
+        &mut self,
+        ev: &mut Evaluator,
+        p: &Preset,
+        pos: &mut Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        first: bool,
+        reduce: i32,
+    ) -> R<i32> {
+        if first {
+            return Ok(-self.negamax(ev, p, pos, depth - 1, ply + 1, -beta, -alpha)?);
+        }
+        let mut score = -self.negamax(ev, p, pos, depth - 1 - reduce, ply + 1, -alpha - 1, -alpha)?;
+        if score > alpha && reduce > 0 {
+            score = -self.negamax(ev, p, pos, depth - 1, ply + 1, -alpha - 1, -alpha)?;
+        }
+        if score > alpha && score < beta && beta - alpha > 1 {
+            score = -self.negamax(ev, p, pos, depth - 1, ply + 1, -beta, -alpha)?;
+        }
+        Ok(score)
     }
 
     fn set_pv(&mut self, ply: usize, t: Turn) {
@@ -318,7 +454,16 @@ impl Core {
         // Otherwise a quiet position (no pseudo-legal capture, found by the evaluation) stands
         // pat without generating whole turns, which is costly for scripted presets.
         let checked = p.royal_safety && pos.in_check(p, pos.side);
-        let max_qdepth = if self.may_stop { MAX_QDEPTH } else { FIRST_QDEPTH };
+        // Where a turn has several parts (a move, then a drop or a square built, ...), every
+        // capture comes in as many turns as its later parts allow, and generating them costs more
+        // than the main search's nodes: quiescence stands pat there, for depth.
+        let max_qdepth = if p.script.turn.len() > 1 {
+            0
+        } else if self.may_stop {
+            MAX_QDEPTH
+        } else {
+            FIRST_QDEPTH
+        };
         let mut stand = 0;
         if !checked {
             stand = ev.evaluate(p, pos)?;
@@ -343,10 +488,15 @@ impl Core {
         // without changing what is taken. Variants of one move are generated together.
         turns.dedup_by_key(|t| capture_move(t));
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
-        order::score(ev, pos, turns, None, &[None, None], &mut scores);
+        order::score(ev, p, pos, turns, None, &[None, None], &self.history, &mut scores);
         for i in 0..turns.len() {
             order::pick(turns, &mut scores, i);
             let t = turns[i];
+            // A capture that loses material at once (a lesser victim on a defended square) is
+            // not worth following, unless the side to move is in check.
+            if !checked && scores[i] < order::GOOD_CAPTURE {
+                break;
+            }
             if !self.make(p, pos, &t)? {
                 continue;
             }

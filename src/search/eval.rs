@@ -1,7 +1,8 @@
-//! Static evaluation: the preset's declared piece values (board and hands), a little mobility, and
-//! the preset's own `fn evaluate` when it has one. Scores are from the side to move's view.
+//! Static evaluation: the preset's declared piece values (board and hands), a little mobility,
+//! positional terms derived from the preset alone (see [`Tables`]), and the preset's own
+//! `fn evaluate` when it has one. Scores are from the side to move's view.
 
-use crate::engine::board::cell;
+use crate::engine::board::{Sq, cell};
 use crate::engine::position::mflag;
 use crate::engine::{Move, Position, Side};
 use crate::preset::Preset;
@@ -11,6 +12,152 @@ use crate::script::{Interp, Outcome, ScriptError, Value};
 pub const UNIT: i32 = 100;
 /// Score per pseudo-legal move more than the opponent has.
 const MOBILITY: i32 = 2;
+/// Score per move a piece has on an empty board from its square, above its average over the board.
+const SQUARE_MOBILITY: i32 = 3;
+/// A promotable piece's bonus on the square next to its zone, as a share of what promoting gains.
+const PROMOTION_SHARE: i32 = 5;
+/// Score per own piece next to a royal piece, while the opponent keeps its officers.
+const SHIELD: i32 = 6;
+
+/// Positional terms computed once from the preset, by cell code and square: what a new preset
+/// gets with no tuning.
+/// - Each piece's mobility on an empty board from each square, centred on its average: pieces
+///   prefer squares where their movement reaches far (the centre for leapers, open lines).
+/// - A promotable piece gains a growing share of what its best promotion adds as its distance to
+///   the promotion zone shrinks (by the square: `(1 - d/D)^2 / 5` of the gain).
+/// - Royal pieces prefer the squares where they can move least (corners, edges, behind their
+///   own pieces) while the opponent keeps officers, and the most central ones as officers go;
+///   each own piece next to them counts too (a shield) in the same proportion.
+/// - A piece in hand is worth its value plus its best square's bonus (where it could be dropped).
+struct Tables {
+    cells: usize,
+    /// `[code * cells + square]`: non-royal pieces' terms; royal pieces' opening terms.
+    square: Vec<i32>,
+    /// `[code * cells + square]`: royal pieces' endgame terms.
+    royal_late: Vec<i32>,
+    hand: [i32; 128],
+    /// Each square's neighbours (king-step away) on the board.
+    near: Vec<Vec<Sq>>,
+    /// The officers' material of the setup: full opening weight.
+    full_phase: i32,
+}
+
+impl Tables {
+    fn new(preset: &Preset, values: &[i32; 128], officers: &[Vec<u8>; 2]) -> Tables {
+        let g = &preset.geo;
+        let cells = g.cells;
+        let mut t = Tables {
+            cells,
+            square: vec![0; 128 * cells],
+            royal_late: vec![0; 128 * cells],
+            hand: [0; 128],
+            near: vec![Vec::new(); cells],
+            full_phase: 1,
+        };
+        let mut pos = Position::empty(preset);
+        let mut buf = Vec::new();
+        for (k, kind) in preset.kinds.iter().enumerate() {
+            for side in Side::BOTH {
+                let code = cell::piece(k, side);
+                let mut mob = Vec::with_capacity(g.squares.len());
+                pos.side = side;
+                for &sq in &g.squares {
+                    pos.place(&preset.zobrist, sq, code);
+                    buf.clear();
+                    pos.pseudo_moves(preset, &mut buf);
+                    mob.push(buf.len() as i32);
+                    pos.place(&preset.zobrist, sq, cell::EMPTY);
+                }
+                let n = mob.len().max(1) as i32;
+                let mean = mob.iter().sum::<i32>() * 8 / n;
+                let base = code as usize * cells;
+                for (i, &sq) in g.squares.iter().enumerate() {
+                    let centred = (mob[i] * 8 - mean) * SQUARE_MOBILITY / 8;
+                    if kind.royal {
+                        t.square[base + sq as usize] = -centred;
+                        t.royal_late[base + sq as usize] = 2 * centred;
+                    } else {
+                        t.square[base + sq as usize] = centred + promotion_bonus(preset, values, k, side, sq);
+                    }
+                }
+                if !kind.royal {
+                    t.hand[code as usize] = g.squares.iter().map(|&sq| t.square[base + sq as usize]).max().unwrap_or(0);
+                }
+            }
+        }
+        for &sq in &g.squares {
+            let (f, r) = (g.file(sq) as i32, g.rank(sq) as i32);
+            for (dx, dy) in [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)] {
+                if let Some(n) = g.square_checked(f + dx, r + dy) {
+                    t.near[sq as usize].push(n);
+                }
+            }
+        }
+        let setup: i32 = preset
+            .setup_cells
+            .iter()
+            .filter(|&&c| cell::is_piece(c) && officers[cell::side(c).index()].contains(&cell::code(c)))
+            .map(|&c| values[cell::code(c) as usize])
+            .sum();
+        t.full_phase = setup.max(1);
+        t
+    }
+
+    /// The positional terms, White minus Black.
+    fn score(&self, pos: &Position, phase: i32) -> i32 {
+        let phase = phase.clamp(0, self.full_phase);
+        let (mut s, mut early, mut late) = (0, 0, 0);
+        for (sq, &c) in pos.cells.iter().enumerate() {
+            if !cell::is_piece(c) {
+                continue;
+            }
+            let side = cell::side(c);
+            let sign = if side == Side::White { 1 } else { -1 };
+            let i = cell::code(c) as usize * self.cells + sq;
+            if pos.is_royal_code(c) {
+                let shield = self.near[sq].iter().filter(|&&n| cell::is_side(pos.cells[n as usize], side)).count();
+                early += sign * (self.square[i] + SHIELD * shield as i32);
+                late += sign * self.royal_late[i];
+            } else {
+                s += sign * self.square[i];
+            }
+        }
+        for (side, sign) in [(Side::White, 1), (Side::Black, -1)] {
+            for &k in &pos.hands[side] {
+                s += sign * self.hand[cell::piece(k as usize, side) as usize];
+            }
+        }
+        s + (early * phase + late * (self.full_phase - phase)) / self.full_phase
+    }
+}
+
+/// What a promotable piece on `sq` gains, by its distance to the zone: see [`Tables`].
+fn promotion_bonus(preset: &Preset, values: &[i32; 128], k: usize, side: Side, sq: Sq) -> i32 {
+    let Some(Some(pr)) = preset.promotions.get(k) else {
+        return 0;
+    };
+    let own = values[cell::piece(k, side) as usize];
+    let best = pr.choices.iter().map(|&c| values[cell::piece(c, side) as usize]).max().unwrap_or(own);
+    let gain = best - own;
+    if gain <= 0 {
+        return 0;
+    }
+    let g = &preset.geo;
+    let zone = &pr.zone[side];
+    let dist = |a: Sq| {
+        g.squares
+            .iter()
+            .filter(|&&z| zone.get(z as usize).copied().unwrap_or(false))
+            .map(|&z| (g.file(a) as i32 - g.file(z) as i32).abs().max((g.rank(a) as i32 - g.rank(z) as i32).abs()))
+            .min()
+    };
+    let Some(d) = dist(sq) else {
+        return 0;
+    };
+    let far = (g.files.max(g.ranks) as i32 - 1).max(1);
+    let near = (far - d).max(0);
+    gain * near * near / (far * far * PROMOTION_SHARE)
+}
 
 /// Piece values by cell code, and a move buffer for counting mobility, built once per search.
 pub struct Evaluator {
@@ -18,6 +165,9 @@ pub struct Evaluator {
     /// `(kind, white code, black code, value)` of every kind with a non-zero value.
     valued: Vec<(usize, u8, u8, i32)>,
     buf: Vec<Move>,
+    /// Per side, the codes of its officers: kinds neither royal nor promotable (not pawns or men).
+    officers: [Vec<u8>; 2],
+    tables: Tables,
     /// Whether the side to move had a capturing move, as found by the last evaluation.
     pub could_capture: bool,
 }
@@ -26,8 +176,16 @@ impl Evaluator {
     pub fn new(preset: &Preset) -> Evaluator {
         let mut values = [0; 128];
         let mut valued = Vec::new();
+        let mut officers = [Vec::new(), Vec::new()];
         for (k, kind) in preset.kinds.iter().enumerate() {
-            let v = kind.value * UNIT;
+            if !kind.royal && preset.promotions.get(k).is_none_or(|pr| pr.is_none()) {
+                for s in Side::BOTH {
+                    officers[s.index()].push(cell::piece(k, s));
+                }
+            }
+            // A values file (`--values`, see `herald values`) overrides the declared values.
+            let learned = learned(preset, k, UNIT).filter(|_| !kind.royal);
+            let v = learned.unwrap_or(kind.value * UNIT);
             let (w, b) = (cell::piece(k, Side::White), cell::piece(k, Side::Black));
             values[w as usize] = v;
             values[b as usize] = v;
@@ -35,7 +193,14 @@ impl Evaluator {
                 valued.push((k, w, b, v));
             }
         }
-        Evaluator { values, valued, buf: Vec::with_capacity(256), could_capture: true }
+        let tables = Tables::new(preset, &values, &officers);
+        Evaluator { values, valued, buf: Vec::with_capacity(256), officers, tables, could_capture: true }
+    }
+
+    /// Whether `side` has an officer on the board or a piece in hand: then passing is rarely its
+    /// best turn, and null-move pruning is sound enough.
+    pub fn has_officers(&self, pos: &Position, side: Side) -> bool {
+        !pos.hands[side].is_empty() || self.officers[side.index()].iter().any(|&c| pos.counts[c as usize] > 0)
     }
 
     /// The declared value of the piece in a cell (0 for an empty cell).
@@ -46,7 +211,7 @@ impl Evaluator {
 
     /// The whole evaluation for the side to move: built-in terms, then the preset's function.
     pub fn evaluate(&mut self, preset: &Preset, pos: &mut Position) -> Result<i32, ScriptError> {
-        let base = self.material(pos) + self.mobility(preset, pos);
+        let base = self.material(pos) + self.mobility(preset, pos) + self.positional(pos);
         match preset.script.evaluate {
             Some(i) => scripted(preset, pos, i, base),
             None => Ok(base),
@@ -64,6 +229,19 @@ impl Evaluator {
                 s += sign * self.values[cell::piece(k as usize, side) as usize];
             }
         }
+        if pos.side == Side::White { s } else { -s }
+    }
+
+    /// The positional terms of [`Tables`], seen from the side to move.
+    fn positional(&self, pos: &Position) -> i32 {
+        let mut phase = 0;
+        for side in Side::BOTH {
+            for &c in &self.officers[side.index()] {
+                phase += pos.counts[c as usize] as i32 * self.values[c as usize];
+            }
+        }
+        // Both sides' officers, against the setup's (counted for both sides too).
+        let s = self.tables.score(pos, phase);
         if pos.side == Side::White { s } else { -s }
     }
 
@@ -97,4 +275,23 @@ fn scripted(preset: &Preset, pos: &mut Position, i: usize, base: i32) -> Result<
     };
     let n = n.clamp(-super::limits::MATE_BOUND as i64 + 1, super::limits::MATE_BOUND as i64 - 1) as i32;
     Ok(if extend { (base + n).clamp(-super::limits::MATE_BOUND + 1, super::limits::MATE_BOUND - 1) } else { n })
+}
+
+/// Learned values by kind name, read from a values file (`--values`, see `herald values`).
+static LEARNED: std::sync::Mutex<Vec<(String, f64)>> = std::sync::Mutex::new(Vec::new());
+
+/// Use these values in every search from now on (names the preset does not have are ignored).
+pub fn set_learned(values: Vec<(String, f64)>) {
+    if let Ok(mut l) = LEARNED.lock() {
+        *l = values;
+    }
+}
+
+/// A kind's learned value in score units, if a values file named it (by name or label).
+pub fn learned(preset: &Preset, k: usize, unit: i32) -> Option<i32> {
+    let l = LEARNED.lock().ok()?;
+    let kind = &preset.kinds[k];
+    l.iter()
+        .find(|(n, _)| *n == kind.name || Side::BOTH.iter().any(|&s| kind.labels[s] == *n))
+        .map(|(_, v)| (v * unit as f64).round() as i32)
 }

@@ -8,6 +8,7 @@ mod order;
 pub mod repl_cmds;
 pub mod selfplay;
 mod tt;
+pub mod values;
 
 use crate::engine::Position;
 use crate::engine::turn::{Turn, format_turn};

@@ -1,15 +1,25 @@
-//! Move ordering: the table's turn first, then captures (most valuable victim, least valuable
-//! attacker), promotions, killer turns, and the rest in generation order.
+//! Move ordering: the table's turn first, then captures that do not lose material (most valuable
+//! victim, least valuable attacker), promotions, killer turns, captures that lose material at once
+//! (a one-exchange static exchange test), and quiet turns by their history of cutoffs.
 
 use super::eval::Evaluator;
 use crate::engine::board::cell;
 use crate::engine::position::mflag;
 use crate::engine::turn::{Turn, TurnPart};
-use crate::engine::{Move, Position};
+use crate::engine::{Move, Position, Side};
+use crate::preset::Preset;
 
 const TT_TURN: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 24;
+/// Captures scored at least this do not lose material at once (quiescence follows only these).
+pub const GOOD_CAPTURE: i32 = CAPTURE;
 const KILLER: i32 = 1 << 20;
+/// A capture that loses material at once: after the killers, before quiet turns.
+const BAD_CAPTURE: i32 = 1 << 19;
+/// Turns scored below this are quiet (their scores are history counts): the ones reduced late.
+pub const QUIET_BELOW: i32 = BAD_CAPTURE;
+/// History counts stay below this (halved when one would pass it).
+const HISTORY_MAX: i32 = BAD_CAPTURE / 2;
 /// A royal piece taken outranks any other victim (its declared value is often 0).
 const ROYAL_VICTIM: i32 = 1 << 16;
 
@@ -22,13 +32,64 @@ pub fn capture_move(t: &Turn) -> Option<Move> {
     })
 }
 
+/// Quiet turns that caused cutoffs, by side and the first part's from and to squares (a drop:
+/// the piece code and its square), weighted by the depth squared.
+#[derive(Default)]
+pub struct History {
+    cells: usize,
+    table: Vec<i32>,
+}
+
+impl History {
+    /// Size the table for this board (a new preset or the first search).
+    pub fn fit(&mut self, p: &Preset, _pos: &Position) {
+        let cells = p.geo.cells.max(128);
+        if self.cells != cells {
+            self.cells = cells;
+            self.table = vec![0; 2 * cells * cells];
+        }
+    }
+
+    /// Between searches: old counts weigh less.
+    pub fn age(&mut self) {
+        self.table.iter_mut().for_each(|v| *v /= 8);
+    }
+
+    #[inline]
+    fn index(&self, side: Side, t: &Turn) -> Option<usize> {
+        let (from, to) = match t.parts().first()? {
+            TurnPart::Move(m) => (m.from as usize, m.to as usize),
+            TurnPart::Drop(code, sq) => (*code as usize, *sq as usize),
+            _ => return None,
+        };
+        (from < self.cells && to < self.cells).then(|| (side.index() * self.cells + from) * self.cells + to)
+    }
+
+    #[inline]
+    pub fn get(&self, side: Side, t: &Turn) -> i32 {
+        self.index(side, t).map_or(0, |i| self.table[i])
+    }
+
+    pub fn reward(&mut self, side: Side, t: &Turn, depth: i32) {
+        if let Some(i) = self.index(side, t) {
+            self.table[i] += depth * depth;
+            if self.table[i] >= HISTORY_MAX {
+                self.table.iter_mut().for_each(|v| *v /= 2);
+            }
+        }
+    }
+}
+
 /// Ordering scores for `turns`, higher first.
+#[allow(clippy::too_many_arguments)]
 pub fn score(
     ev: &Evaluator,
+    p: &Preset,
     pos: &Position,
     turns: &[Turn],
     tt: Option<Turn>,
     killers: &[Option<Turn>; 2],
+    history: &History,
     out: &mut Vec<i32>,
 ) {
     out.clear();
@@ -36,18 +97,39 @@ pub fn score(
         if Some(*t) == tt {
             return TT_TURN;
         }
-        let mut s = capture_move(t).map_or(0, |m| CAPTURE + mvv_lva(ev, pos, m));
-        s += t.moves().map(|m| if m.promo != 0 { ev.value_of(m.promo) } else { 0 }).sum::<i32>();
+        let mut s = capture_move(t).map_or(0, |m| capture_score(ev, p, pos, m));
+        s += t
+            .moves()
+            .map(|m| if m.promo != 0 && m.flags & mflag::DROP == 0 { ev.value_of(m.promo) } else { 0 })
+            .sum::<i32>();
         s += removed_enemy(ev, pos, t);
         if s == 0 {
-            if killers[0] == Some(*t) {
-                s = KILLER + 1;
+            s = if killers[0] == Some(*t) {
+                KILLER + 1
             } else if killers[1] == Some(*t) {
-                s = KILLER;
-            }
+                KILLER
+            } else {
+                history.get(pos.side, t)
+            };
         }
         s
     }));
+}
+
+/// A capture's ordering score: good captures first by most valuable victim, least valuable
+/// attacker; one that gives a piece for a lesser one on a square the opponent defends (it loses
+/// the difference at once: a static exchange cut short after one exchange) after the killers.
+#[inline]
+fn capture_score(ev: &Evaluator, p: &Preset, pos: &Position, m: Move) -> i32 {
+    let at = if m.flags & mflag::EP != 0 { pos.ep.victim } else { m.to };
+    let victim = pos.cells[at as usize];
+    let royal = cell::is_piece(victim) && pos.is_royal_code(victim);
+    let (gain, cost) = (ev.value_of(victim), ev.value_of(pos.cells[m.from as usize]));
+    let order = mvv_lva(ev, pos, m);
+    if !royal && cost > gain && pos.attacked(p, m.to, pos.side.other()) {
+        return BAD_CAPTURE + order.clamp(0, BAD_CAPTURE / 2 - 1);
+    }
+    CAPTURE + order
 }
 
 #[inline]

@@ -26,12 +26,16 @@ impl Auto {
     }
 }
 
-/// `go [DEPTH | TIME]`: a bare number is a depth; `2s` or `500ms` a time. Default: one second.
+/// `go [DEPTH | TIME | NODES]`: a bare number is a depth; `2s` or `500ms` a time; `20000 nodes` a
+/// node count (repeatable, for matches at equal nodes). Default: one second.
 pub fn parse_limits(arg: &str) -> Result<Limits, String> {
     let a = arg.trim();
-    let bad = || format!("`{a}` is neither a depth (like 5) nor a time (like 2s or 500ms)");
+    let bad = || format!("`{a}` is neither a depth (like 5), a time (like 2s or 500ms) nor nodes (like 20000 nodes)");
     if a.is_empty() {
         return Ok(Limits::time_ms(DEFAULT_TIME_MS));
+    }
+    if let Some(n) = a.strip_suffix("nodes") {
+        return n.trim().parse().ok().filter(|&n| n > 0).map(Limits::nodes).ok_or_else(bad);
     }
     if let Some(ms) = a.strip_suffix("ms") {
         return ms.parse().ok().filter(|&t| t > 0).map(Limits::time_ms).ok_or_else(bad);
