@@ -535,6 +535,21 @@ impl Game {
     }
 
     /// Take back the last turn (a resignation counts as one); the text of what was taken back.
+    /// The squares the last turn touched (a move's two, the square of a drop, a removal or a
+    /// square built or destroyed), for the boards to highlight.
+    pub fn last_squares(&self) -> Vec<crate::engine::board::Sq> {
+        let Some(t) = self.played.last() else { return Vec::new() };
+        t.turn
+            .parts()
+            .iter()
+            .flat_map(|p| match *p {
+                TurnPart::Move(m) => vec![m.from, m.to],
+                TurnPart::Remove(s) | TurnPart::Drop(_, s) | TurnPart::Construct(s) | TurnPart::Destroy(s) => vec![s],
+                TurnPart::Discard(_) => vec![],
+            })
+            .collect()
+    }
+
     pub fn undo(&mut self) -> Option<String> {
         if self.declared.take().is_some() {
             return Some("resign".into());

@@ -2,7 +2,6 @@
 
 use crate::display;
 use crate::engine::board::{Sq, cell};
-use crate::engine::turn::TurnPart;
 use crate::engine::{Position, Side};
 use crate::game::Game;
 use crate::preset::{Kind, Preset};
@@ -51,7 +50,7 @@ fn pawn_moves(betza: &str) -> bool {
 /// The whole picture: board with hands and side to move beside it, then the last turn and what was said.
 pub fn board(game: &Game, style: Style) -> String {
     let (p, pos) = (&game.preset, &game.pos);
-    let last = last_squares(game);
+    let last = game.last_squares();
     let mut rows = grid(p, pos, style, &last);
     let side_notes = [
         (1, format!("{}: {}", Side::Black, hand(p, pos, Side::Black))),
@@ -87,20 +86,6 @@ fn hand(p: &Preset, pos: &Position, side: Side) -> String {
         return "-".into();
     }
     h.iter().map(|&k| p.kinds[k as usize].labels[side].clone()).collect::<Vec<_>>().join(" ")
-}
-
-/// The squares the last turn touched, to highlight.
-fn last_squares(game: &Game) -> Vec<Sq> {
-    let Some(t) = game.played.last() else { return Vec::new() };
-    t.turn
-        .parts()
-        .iter()
-        .flat_map(|p| match *p {
-            TurnPart::Move(m) => vec![m.from, m.to],
-            TurnPart::Remove(s) | TurnPart::Drop(_, s) | TurnPart::Construct(s) | TurnPart::Destroy(s) => vec![s],
-            TurnPart::Discard(_) => vec![],
-        })
-        .collect()
 }
 
 /// File letters, then one line per rank from the top, then the letters again.

@@ -3,7 +3,6 @@
 
 use super::state::{Entry, Games, entry};
 use super::svg;
-use crate::engine::board::Sq;
 use crate::engine::turn::{Turn, TurnPart};
 use crate::engine::{Position, Side};
 use crate::game::Game;
@@ -364,20 +363,6 @@ fn turn_json(p: &Preset, text: &str, t: &Turn) -> Value {
     })
 }
 
-/// The squares the last turn touched.
-fn last_squares(game: &Game) -> Vec<Sq> {
-    let Some(t) = game.played.last() else { return Vec::new() };
-    t.turn
-        .parts()
-        .iter()
-        .flat_map(|p| match *p {
-            TurnPart::Move(m) => vec![m.from, m.to],
-            TurnPart::Remove(s) | TurnPart::Drop(_, s) | TurnPart::Construct(s) | TurnPart::Destroy(s) => vec![s],
-            TurnPart::Discard(_) => vec![],
-        })
-        .collect()
-}
-
 /// A game's state: what the page shows and the legal turns with the clicks that make each.
 pub fn state(id: &str, e: &mut Entry) -> Value {
     let game = &mut e.game;
@@ -422,7 +407,7 @@ pub fn state(id: &str, e: &mut Entry) -> Value {
         "said": said,
         "note": e.note,
         "state": crate::display::state(&p, pos).trim_end().strip_prefix("state: ").unwrap_or_default(),
-        "board": svg::board(&p, pos, &last_squares(game)),
+        "board": svg::board(&p, pos, &game.last_squares()),
         "hands": {
             "white": svg::hand(&p, pos, Side::White),
             "black": svg::hand(&p, pos, Side::Black),
