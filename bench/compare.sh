@@ -94,7 +94,7 @@ echo "the same without bulk counting: every leaf turn is played, its hooks run (
 echo "tens of seconds, else the fastest of 3), against chess's own speed without bulk counting"
 read -r cbn cbs < <(best chess $((6 - quick)) --no-bulk)
 row "chess --no-bulk" $((6 - quick)) "$cbn" "$cbs"
-for spec in maidens:$((5 - quick)):3 ruddigore:$((4 - quick)):1; do
+for spec in maidens:$((5 - quick)):3 ruddigore:$((3 - quick)):3; do
   IFS=: read -r preset depth runs <<< "$spec"
   read -r n s < <(best_of "$runs" "$preset" "$depth" --no-bulk)
   row "$preset --no-bulk" "$depth" "$n" "$s"
