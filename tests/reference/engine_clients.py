@@ -12,11 +12,13 @@ protocol error or a loss on time.
 """
 import argparse
 import os
-import shutil
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# Finding Fairy-Stockfish is fairy_perft.py's (this directory is on the path).
+from fairy_perft import find_fs
 
 try:
     import chess
@@ -24,13 +26,6 @@ try:
     import chess.variant
 except ImportError:
     chess = None
-
-
-def find_fs(given):
-    for c in [given, "/usr/games/fairy-stockfish", shutil.which("fairy-stockfish")]:
-        if c and os.path.isfile(c) and os.access(c, os.X_OK):
-            return c
-    return None
 
 
 def new_board(variant):

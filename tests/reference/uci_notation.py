@@ -18,11 +18,13 @@ import argparse
 import os
 import random
 import re
-import shutil
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# Finding Fairy-Stockfish is fairy_perft.py's (this directory is on the path).
+from fairy_perft import find_fs
 
 
 class Engine:
@@ -72,13 +74,6 @@ class Engine:
             self.p.wait(timeout=10)
         except Exception:
             self.p.kill()
-
-
-def find_fs(given):
-    for c in [given, "/usr/games/fairy-stockfish", shutil.which("fairy-stockfish")]:
-        if c and os.path.isfile(c) and os.access(c, os.X_OK):
-            return c
-    return None
 
 
 def shipped(herald):
