@@ -1,5 +1,5 @@
 //! Every shape the script compiler gives an IR node of its own (`Ex::IsConst`, `Ex::LocalField`,
-//! `Ex::PartField`, `Ex::LenThisTurn`, `Ex::CountPieces`, `St::AddToLocal`, `St::ForThisTurn`, and
+//! `Ex::PartField`, `Ex::CountPieces`, `St::AddToLocal`, `St::ForThisTurn`, and
 //! the readers' `Ex::Read`) agrees with the general nodes: a shipped preset whose scripts use the
 //! shapes is rewritten into forms the compiler does not specialise (`[p][0].capture` for
 //! `p.capture`, `1 == n` for `n == 1`, `add(x + [], i)` for `add(x, i)`, `list(...)` around a list),
@@ -52,7 +52,7 @@ fn ruddigore_for_this_turn_len_this_turn_field_and_constant_tests() {
                 "for p in this_turn() {\n        if p.capture {",
                 "for p in list(this_turn()) {\n        if [p][0].capture {",
             ),
-            // Ex::LenThisTurn and Ex::IsConst.
+            // Ex::IsConst, and the list this_turn() shares with the position against a copy.
             ("len(this_turn()) == 1", "1 == len(list(this_turn()))"),
             ("move_number() % 2 == 1", "1 == move_number() % 2"),
         ],
@@ -135,6 +135,9 @@ fn specialised_expressions_give_the_general_values() {
         ("len(pieces(white))", "len(list(pieces(white)))"),
         ("len(pieces(black))", "len(list(pieces(black)))"),
         ("len(this_turn())", "len(list(this_turn()))"),
+        // The lists shared with the position, against copies of them.
+        ("pieces(white)", "list(pieces(white))"),
+        ("this_turn()", "list(this_turn())"),
         ("move_number() == 2", "2 == move_number()"),
         ("move_number() != 2", "2 != move_number()"),
         ("empty(e4)", "empty(list([e4])[0])"),

@@ -65,6 +65,9 @@ impl EpState {
     }
 }
 
+/// Which position a cache was made in: the hash and the number of cell changes recorded.
+type PositionKey = (u64, u32);
+
 /// Everything needed to take a position back to an earlier moment: stack heights and scalars.
 #[derive(Clone, Debug)]
 pub struct Mark {
@@ -140,6 +143,16 @@ pub struct Position {
     /// The parts played, as scripts see them, and where each turn's parts begin.
     log: Vec<PartVal>,
     log_turns: Vec<u32>,
+    /// Parts logged so far, ever: a stamp that tells whether `turn_list` is still the turn's.
+    log_pushes: u64,
+    /// The parts of the turn in progress as a script list, shared by every `this_turn()` that asks
+    /// (a script that changes its list gets a copy), and what it was made of: the stamp and the turn's
+    /// bounds in `log` (parts are only pushed and taken back, so these fix its contents).
+    turn_list: Arc<Vec<Value>>,
+    turn_list_key: (u64, u32, u32),
+    /// Each side's pieces as a script list of squares, shared by every `pieces(side)` asked in one
+    /// position, with the position it was made in (hash and cell changes, as `cache_key`).
+    pieces_lists: BySide<(Option<PositionKey>, Arc<Vec<Value>>)>,
     /// Within a turn: whether it is irreversible so far, and a double step's squares.
     reset: bool,
     new_ep: Option<(Sq, Sq)>,
@@ -199,6 +212,10 @@ impl Position {
             hand_changes: Vec::new(),
             log: Vec::new(),
             log_turns: Vec::new(),
+            log_pushes: 0,
+            turn_list: Arc::default(),
+            turn_list_key: (0, 0, 0),
+            pieces_lists: BySide::default(),
             reset: false,
             new_ep: None,
             in_turn: false,
@@ -438,6 +455,47 @@ impl Position {
         }
     }
 
+    /// [`Position::current_parts`] as a script list, shared: made again only when a part was logged
+    /// or taken back since it was last asked for, and then in the same buffer unless a script still
+    /// holds the old list. Hooks ask for it several times per part (Ruddigore's curse).
+    pub fn this_turn_list(&mut self) -> Arc<Vec<Value>> {
+        let (start, end) = match self.log_turns.last() {
+            Some(&start) if self.in_turn => (start, self.log.len() as u32),
+            _ => (0, 0),
+        };
+        let key = (self.log_pushes, start, end);
+        if self.turn_list_key != key {
+            let parts = self.log[start as usize..end as usize].iter().map(|&p| Value::Part(p));
+            match Arc::get_mut(&mut self.turn_list) {
+                Some(list) => {
+                    list.clear();
+                    list.extend(parts);
+                }
+                None => self.turn_list = Arc::new(parts.collect()),
+            }
+            self.turn_list_key = key;
+        }
+        self.turn_list.clone()
+    }
+
+    /// The squares of `side`'s pieces, in increasing order, as a script list shared by every
+    /// `pieces(side)` asked in this position: made again only when the board changed since.
+    pub fn pieces_list(&mut self, side: Side) -> Arc<Vec<Value>> {
+        let key = Some((self.hash, self.changes.len() as u32));
+        if self.pieces_lists[side].0 != key {
+            let mut list = std::mem::take(&mut self.pieces_lists[side].1);
+            match Arc::get_mut(&mut list) {
+                Some(items) => {
+                    items.clear();
+                    items.extend(self.occupied_by(side).map(Value::Square));
+                }
+                None => list = Arc::new(self.occupied_by(side).map(Value::Square).collect()),
+            }
+            self.pieces_lists[side] = (key, list);
+        }
+        self.pieces_lists[side].1.clone()
+    }
+
     /// The moves [`Position::cached_legal_moves`] generated last (they may belong to another position).
     pub fn moves_cache(&self) -> &[Move] {
         &self.moves_cache
@@ -463,6 +521,7 @@ impl Position {
 
     pub fn log_part(&mut self, p: PartVal) {
         self.log.push(p);
+        self.log_pushes += 1;
     }
 
     /// Where everything stands now, to come back to with [`Position::undo_to`].

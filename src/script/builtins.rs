@@ -377,11 +377,14 @@ impl Interp<'_> {
         Ok(match b {
             Pieces => {
                 let side = self.side(&v[0], &args[0])?;
-                let wanted = match v.get(1) {
-                    Some(kinds) => self.kind_mask(kinds, &args[1])?,
-                    None => u64::MAX,
-                };
-                self.pieces_of(side, wanted)
+                match v.get(1) {
+                    Some(kinds) => {
+                        let wanted = self.kind_mask(kinds, &args[1])?;
+                        self.pieces_of(side, wanted)
+                    }
+                    // Shared with the position, not built again (`len(pieces(side))`).
+                    None => Value::List(self.pos.pieces_list(side)),
+                }
             }
             Count => {
                 let n = match (&v[0], v.get(1)) {
@@ -425,7 +428,8 @@ impl Interp<'_> {
             }
             TurnNumber => Value::Int(self.pos.turn_number() as i64),
             MoveNumber => Value::Int(self.pos.fullmove as i64),
-            ThisTurn => list_of(self.pos.current_parts().iter().copied().map(Value::Part).collect()),
+            // Shared with the position, not built again (`for p in this_turn()`, `len(this_turn())`).
+            ThisTurn => Value::List(self.pos.this_turn_list()),
             Halfmoves => Value::Int(self.pos.halfmove as i64),
             Follow => {
                 let Some(p) = self.part else {

@@ -420,7 +420,6 @@ fn specialise(c: Code) -> Code {
             let arg = args.pop().map(Box::new);
             match (b, arg) {
                 (Builtin::Len, Some(arg)) => match arg.ex {
-                    Ex::Builtin(Builtin::ThisTurn, _) => Ex::LenThisTurn(arg.span),
                     Ex::Builtin1(Builtin::Pieces, side) => Ex::CountPieces(side, arg.span),
                     _ => Ex::Builtin1(b, arg),
                 },

@@ -55,7 +55,7 @@ fn op_quiet(op: &Op, f: &[bool]) -> bool {
 fn code_quiet(c: &Code, f: &[bool]) -> bool {
     match &c.ex {
         Ex::Const(_) | Ex::Local(_) | Ex::Global(_) | Ex::Mover | Ex::Opponent | Ex::Part => true,
-        Ex::LocalField(..) | Ex::PartField(_) | Ex::LenThisTurn(_) => true,
+        Ex::LocalField(..) | Ex::PartField(_) => true,
         Ex::IsConst(e, ..) | Ex::CountPieces(e, _) => code_quiet(e, f),
         Ex::Builtin1(b, e) | Ex::Read(b, e) => !changes_position(*b) && code_quiet(e, f),
         Ex::List(items) | Ex::Set(items) => items.iter().all(|e| code_quiet(e, f)),

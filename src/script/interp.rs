@@ -674,14 +674,10 @@ impl<'a> Interp<'a> {
                 r?
             }
             Ex::Read(b, arg) => self.read_node(*b, arg, c.span)?,
-            // Counted where they are, not built into a list first; charged as that list and the
-            // count would be.
-            Ex::LenThisTurn(at) => {
-                let n = self.pos.current_parts().len();
-                self.charge(*at, n + 1)?;
-                self.charge(c.span, 1)?;
-                Value::Int(n as i64)
-            }
+            // Counted where they are (the occupancy bits), not listed; charged as that list and the
+            // count would be. Kept although `pieces(side)` is shared with the position: that list
+            // is made again whenever the board changed, and counting is cheaper (Modern Chaturanga's
+            // perft 5 took 18% more instructions without this node).
             Ex::CountPieces(side, at) => {
                 let v = self.eval(side)?;
                 let s = self.side(&v, side);

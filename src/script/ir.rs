@@ -94,9 +94,6 @@ pub enum Ex {
     LocalField(u16, Field),
     /// `part.field`.
     PartField(Field),
-    /// `len(this_turn())`: the parts played so far, counted where the position keeps them; the span
-    /// is that of `this_turn()`.
-    LenThisTurn(Span),
     /// `len(pieces(side))`: the side's pieces, counted without listing them; the span is that of
     /// `pieces(...)` (charged as the list it would build).
     CountPieces(Box<Code>, Span),
@@ -114,7 +111,7 @@ impl Ex {
             Ex::Not(e) | Ex::Neg(e) | Ex::Field(e, _) | Ex::Builtin1(_, e) | Ex::Read(_, e) => e.cost,
             // What their general forms cost (`specialise` keeps that cost; these are for completeness).
             Ex::IsConst(e, ..) | Ex::CountPieces(e, _) => e.cost.saturating_add(1),
-            Ex::LocalField(..) | Ex::PartField(_) | Ex::LenThisTurn(_) => 1,
+            Ex::LocalField(..) | Ex::PartField(_) => 1,
             Ex::Bin(BinOp::And | BinOp::Or, a, _) => a.cost,
             Ex::Bin(_, a, b) | Ex::Index(a, b) => a.cost.saturating_add(b.cost),
         })
@@ -180,7 +177,8 @@ pub enum St {
         span: Span,
     },
     /// `for x in this_turn()`, the span being `this_turn()`'s: the parts are read from the position
-    /// rather than built into a list.
+    /// rather than from its shared list, which is made again for every new part (Ruddigore's
+    /// perft 3 took 2.9% more instructions without this node).
     ForThisTurn(u16, Span, Vec<Op>),
 }
 
