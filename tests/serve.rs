@@ -353,6 +353,93 @@ fn the_rules_page_draws_each_piece_from_its_moves() {
     assert!(index.contains("id=\"fen\"") && index.contains("data-action=\"go\""));
 }
 
+#[test]
+fn a_preset_names_pictures_and_the_board_draws_them() {
+    let s = serve(&["tests/pictures/pictured.preset"]);
+    let (status, g) = call(s.port, "POST", "/api/games", json!({}));
+    assert_eq!(status, 201, "{g}");
+    let id = g["id"].as_str().unwrap();
+    let lib = library_game("tests/pictures/pictured.preset", None);
+    let kind = |name: &str| lib.preset.kinds.iter().position(|k| k.name == name).unwrap();
+    let (a, c) = (kind("Archbishop"), kind("Chancellor"));
+    let board = g["board"].as_str().unwrap();
+    // The pieces keep their contract attributes; the picture replaces the token.
+    let on = |sq: &str| {
+        board.split(&format!("data-square=\"{sq}\"")).nth(1).unwrap().split("<circle class=\"dot\"").next().unwrap()
+    };
+    let base = format!("/api/games/{id}/images/");
+    assert!(on("c1").contains("data-piece=\"A\" data-side=\"white\""), "{}", on("c1"));
+    assert!(on("c1").contains(&format!("<image class=\"pic\" href=\"{base}{a}-white\"")), "{}", on("c1"));
+    assert!(on("c8").contains(&format!("<image class=\"pic inverted\" href=\"{base}{a}-black\"")), "{}", on("c8"));
+    assert!(on("h8").contains(&format!("<image class=\"pic\" href=\"{base}{c}-black\"")), "{}", on("h8"));
+    assert!(!on("a1").contains("<image"), "a rook named no picture: {}", on("a1"));
+    // Served from memory as read at load, under the game's URL; the same bytes as the files.
+    let file = |f: &str| std::fs::read_to_string(format!("tests/pictures/{f}")).unwrap();
+    for (name, want) in [
+        (format!("{a}-white"), file("archbishop.svg")),
+        (format!("{a}-black"), file("archbishop.svg")),
+        (format!("{c}-white"), file("chancellor-white.svg")),
+        (format!("{c}-black"), file("chancellor-black.svg")),
+    ] {
+        let (status, body) = http(s.port, "GET", &format!("{base}{name}"), b"");
+        assert_eq!((status, body), (200, want), "{name}");
+    }
+    for name in ["0-white", "99-white", &format!("{a}-red"), "x", "../archbishop.svg"] {
+        assert_eq!(http(s.port, "GET", &format!("{base}{name}"), b"").0, 404, "{name}");
+    }
+    assert_eq!(http(s.port, "GET", &format!("/api/games/0000/images/{a}-white"), b"").0, 404);
+    // The rules page draws them too, from the game's preset.
+    let (status, rules) = http(s.port, "GET", &format!("/rules?game={id}"), b"");
+    assert_eq!(status, 200);
+    assert!(rules.contains(&format!("href=\"{base}{a}-white\"")), "{rules}");
+
+    // An uploaded preset has no folder: it names no picture, and is told where.
+    let source = "extends \"chess\"\npiece Knight N value 3 moves \"N\" image \"knight.svg\"\n";
+    let (status, e) = call(s.port, "POST", "/api/games", json!({"source": source}));
+    assert_eq!(status, 400, "{e}");
+    assert_eq!((e["diagnostics"][0]["line"].as_u64(), e["diagnostics"][0]["column"].as_u64()), (Some(2), Some(41)));
+    assert!(e["error"].as_str().unwrap().contains("names no image files"), "{e}");
+    assert!(e["error"].as_str().unwrap().contains("^^^^^^^^^^"), "the diagnostic quotes the line: {e}");
+}
+
+#[test]
+fn a_picture_is_read_only_from_beside_its_preset() {
+    let dir = std::env::temp_dir().join(format!("herald-pictures-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("inner")).unwrap();
+    let write = |name: &str, body: &[u8]| std::fs::write(dir.join(name), body).unwrap();
+    let load = |image: &str| {
+        let text = format!("board 3 x 3\npiece King K royal moves \"K\" image \"{image}\"\nsetup \"k2/3/2K w\"\n");
+        write("inner/p.preset", text.as_bytes());
+        match herald::check::load(&dir.join("inner/p.preset").to_string_lossy()) {
+            Ok(p) => Ok(p.images[0][herald::engine::Side::Black].as_ref().map(|i| i.inverted)),
+            Err(e) => Err(e.headlines().map(|(_, m)| m.to_string()).collect::<Vec<_>>().join("\n")),
+        }
+    };
+    write("inner/k.svg", b"<svg xmlns=\"http://www.w3.org/2000/svg\"/>");
+    assert_eq!(load("k.svg"), Ok(Some(true)), "one picture: Black's is White's inverted");
+    // A link inside the folder to a file outside it.
+    write("outside.svg", b"<svg/>");
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(dir.join("outside.svg"), dir.join("inner/link.svg")).unwrap();
+        assert_eq!(
+            load("link.svg"),
+            Err("image `link.svg` lies outside the preset's folder (through a symbolic link)".into())
+        );
+        std::os::unix::fs::symlink(dir.join("inner/k.svg"), dir.join("inner/near.svg")).unwrap();
+        assert_eq!(load("near.svg"), Ok(Some(true)), "a link that stays inside is followed");
+    }
+    let mut big = b"<svg xmlns=\"http://www.w3.org/2000/svg\">".to_vec();
+    big.resize(herald::files::MAX_IMAGE_BYTES as usize + 1, b' ');
+    write("inner/big.svg", &big);
+    assert_eq!(load("big.svg"), Err(format!("image `big.svg` is larger than the limit of {} bytes", 256 * 1024)));
+    std::fs::create_dir_all(dir.join("inner/dir.svg")).unwrap();
+    assert_eq!(load("dir.svg"), Err("image `dir.svg` is not read: it is a folder, not a regular file".into()));
+    assert!(load("../outside.svg").unwrap_err().contains("names a file beside the preset"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The page in a browser, over WebDriver.
 

@@ -87,8 +87,7 @@ function show(s) {
   }
   if (s.note) message(s.note);
   for (const said of s.said) message(said, "said");
-  $("#rules-link").href = "/rules?preset=" + encodeURIComponent(s.preset === "upload" ? "" : s.preset);
-  $("#rules-link").style.display = s.preset === "upload" ? "none" : "";
+  $("#rules-link").href = "/rules?game=" + encodeURIComponent(s.id);
   const sel = $("#preset");
   if ([...sel.options].some((o) => o.value === s.preset)) sel.value = s.preset;
   $("#link").href = "/?game=" + s.id;
