@@ -59,8 +59,8 @@ fn piece(p: &Preset, k: usize, side: Side, label: &str, size: usize, pics: Pictu
         return out;
     }
     if let (Some(solid), Some(outline)) = (glyph(kind, Side::Black), glyph(kind, Side::White)) {
-        let y = f * 0.80;
-        let fs = f * 0.82;
+        let y = (f * 0.83).round();
+        let fs = (f * 0.9).round();
         if side == Side::White {
             let _ = write!(
                 out,
@@ -111,8 +111,18 @@ pub fn board(p: &Preset, pos: &Position, last: &[Sq], pics: Pictures) -> String 
     let (w, h) = (MARGIN + g.files * S + 4, g.ranks * S + MARGIN + 4);
     let mut out = format!(
         "<svg class=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" \
-         data-files=\"{}\" data-ranks=\"{}\" role=\"img\" aria-label=\"the board\">",
-        g.files, g.ranks
+         data-files=\"{}\" data-ranks=\"{}\" style=\"--ar: {:.4}\" role=\"img\" aria-label=\"the board\">",
+        g.files,
+        g.ranks,
+        w as f64 / h as f64
+    );
+    // The squares turn round the board's centre when the page flips it (`svg.board.flipped`, in
+    // CSS), each piece back round its own so that it stands upright.
+    let _ = write!(
+        out,
+        "<g class=\"field\" style=\"transform-origin: {}px {}px\">",
+        MARGIN as f64 + (g.files * S) as f64 / 2.0,
+        (g.ranks * S) as f64 / 2.0
     );
     for rank in (0..g.ranks).rev() {
         for file in 0..g.files {
@@ -143,19 +153,26 @@ pub fn board(p: &Preset, pos: &Position, last: &[Sq], pics: Pictures) -> String 
             let _ = write!(out, "<circle class=\"dot\" cx=\"{c2}\" cy=\"{c2}\" r=\"{r}\"/></g>", c2 = S / 2, r = S / 6);
         }
     }
-    // Labels: rank numbers left of each rank, file letters under each file.
-    for rank in 0..g.ranks {
-        let y = (g.ranks - 1 - rank) * S + S / 2;
-        let _ = write!(out, "<text class=\"coord\" x=\"{}\" y=\"{y}\" dy=\"0.35em\">{}</text>", MARGIN / 2, rank + 1);
-    }
-    for file in 0..g.files {
-        let x = MARGIN + file * S + S / 2;
-        let _ = write!(
-            out,
-            "<text class=\"coord\" x=\"{x}\" y=\"{}\">{}</text>",
-            g.ranks * S + MARGIN - 8,
-            (b'a' + file as u8) as char
-        );
+    out.push_str("</g>");
+    // Labels: rank numbers left of each rank, file letters under each file; a second set in the
+    // flipped order, shown instead when the board is flipped.
+    for (class, flip) in [("coord", false), ("coord flip", true)] {
+        for rank in 0..g.ranks {
+            let row = if flip { rank } else { g.ranks - 1 - rank };
+            let y = row * S + S / 2;
+            let _ =
+                write!(out, "<text class=\"{class}\" x=\"{}\" y=\"{y}\" dy=\"0.35em\">{}</text>", MARGIN / 2, rank + 1);
+        }
+        for file in 0..g.files {
+            let col = if flip { g.files - 1 - file } else { file };
+            let x = MARGIN + col * S + S / 2;
+            let _ = write!(
+                out,
+                "<text class=\"{class}\" x=\"{x}\" y=\"{}\">{}</text>",
+                g.ranks * S + MARGIN - 8,
+                (b'a' + file as u8) as char
+            );
+        }
     }
     out.push_str("</svg>");
     out

@@ -60,8 +60,8 @@ function show(s) {
     const row = $("#hand-" + side);
     row.innerHTML = s.hands[side];
     row.dataset.label = side === "white" ? "White's hand" : "Black's hand";
-    row.classList.toggle("none", !s.has_hands);
   }
+  $("#hands").classList.toggle("none", !s.has_hands);
   document.body.classList.toggle("hands", s.has_hands);
   const status = $("#status");
   status.textContent = s.status;
@@ -135,6 +135,7 @@ function preview(turn) {
   const board = $("#board");
   if (!game) return;
   board.innerHTML = game.board;
+  flip(flipped);
   if (!turn || clicks.length === 0) return restoreMarks();
   let n = 0;
   for (const part of turn.parts) {
@@ -288,9 +289,20 @@ function download(name, text) {
   setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
 }
 
+// Whether Black is drawn at the bottom: the board's squares turn round (style.css), the hands swap.
+let flipped = localStorage.getItem("herald-flipped") === "1";
+function flip(on) {
+  flipped = on;
+  document.body.classList.toggle("flipped", on);
+  const svg = $("#board svg.board");
+  if (svg) svg.classList.toggle("flipped", on);
+  try { localStorage.setItem("herald-flipped", on ? "1" : "0"); } catch (e) { /* storage off */ }
+}
+
 async function onAction(ev) {
   const action = ev.target.closest("[data-action]").dataset.action;
   if (action === "new") return newGame(chosen());
+  if (action === "flip") return flip(!flipped);
   if (!game) return;
   if (action === "undo") return act("undo");
   if (action === "redo") return act("redo");
