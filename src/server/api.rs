@@ -447,6 +447,8 @@ pub fn state(id: &str, e: &mut Entry) -> Value {
             "white": svg::hand(&p, pos, Side::White, pics),
             "black": svg::hand(&p, pos, Side::Black, pics),
         },
+        // Each label's piece name, for the page's words (`Queen` for a promotion choice).
+        "names": p.kinds.iter().flat_map(|k| [(k.labels[Side::White].clone(), json!(k.name)), (k.labels[Side::Black].clone(), json!(k.name))]).collect::<serde_json::Map<_, _>>(),
         "has_hands": p.drops || p.captures_to_hand || !pos.hands[Side::White].is_empty() || !pos.hands[Side::Black].is_empty(),
     })
 }

@@ -55,7 +55,12 @@ pub fn page(api: &Api, game: Option<String>, preset: Option<String>) -> Result<S
             name = esc(&kind.name),
             w = esc(&kind.labels[Side::White]),
             b = esc(&kind.labels[Side::Black]),
-            betza = if kind.betza.is_empty() { "(none: it does not move by itself)".into() } else { esc(&kind.betza) },
+            // With moves in a region or attacks beside them, the text is `W within palace" attacks "vR`.
+            betza = if kind.betza.is_empty() {
+                "(none: it does not move by itself)".into()
+            } else {
+                format!("\"{}\"", esc(&kind.betza))
+            },
             value = kind.value,
             royal = if kind.royal { "; royal" } else { "" },
             diagram = svg::diagram(&p, k, pics),

@@ -191,7 +191,7 @@ pub fn hand(p: &Preset, pos: &Position, side: Side, pics: Pictures) -> String {
         }
     }
     // One small drawing per kind held, so that a long hand wraps onto more lines.
-    let size = 44;
+    let size = 48;
     let mut out = String::new();
     for (c, n) in &held {
         let label = p.label_of(*c);
