@@ -534,6 +534,18 @@ impl Browser {
             std::thread::sleep(Duration::from_millis(100));
         }
     }
+    /// Run a script in the page and answer its value.
+    fn exec(&self, script: &str) -> Value {
+        wd(self.port, "POST", &format!("/session/{}/execute/sync", self.session), json!({"script": script, "args": []}))
+    }
+    /// Wait until a script's value is true.
+    fn wait_until(&self, script: &str) {
+        let start = Instant::now();
+        while self.exec(script) != json!(true) {
+            assert!(start.elapsed() < Duration::from_secs(30), "never true: {script}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
     fn count(&self, css: &str) -> usize {
         let v = wd(
             self.port,
@@ -603,4 +615,85 @@ fn the_page_plays_by_clicks_in_a_browser() {
     b.click("[data-hole=g5]");
     built.play("P g7-g8; @-g5").unwrap();
     b.wait_text("#fen", &built.fen());
+
+    // A drop: the piece in hand, its destinations marked (every empty square), then the square.
+    let fen = "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1";
+    b.go(&format!("{base}/?preset=crazyhouse&fen={}", fen.replace(' ', "%20").replace('/', "%2F")));
+    b.wait_text("#fen", fen);
+    assert_eq!(b.count("#hands:not(.none) #hand-white [data-hand=white][data-piece=Q][data-side=white]"), 1);
+    b.click("[data-hand=white][data-piece=Q]");
+    let mut house = library_game("crazyhouse", Some(fen));
+    let drops = house.legal_texts().unwrap().into_iter().filter(|t| t.starts_with("Q*")).count();
+    assert_eq!((drops, b.count(".dest[data-square]")), (62, 62), "the queen may go to every empty square");
+    b.click("[data-square=e4]");
+    house.play("Q*e4").unwrap();
+    b.wait_text("#fen", &house.fen());
+    assert_eq!(b.count("[data-square=e4] [data-piece=Q][data-side=white]"), 1);
+    assert_eq!(b.count("[data-hand=white]"), 0, "the hand is empty");
+
+    // Flip: the board turns round, the hands swap, and clicks still reach the squares.
+    b.go(&format!("{base}/?preset=chess"));
+    let mut flipped = library_game("chess", None);
+    b.wait_text("#fen", &flipped.fen());
+    b.click("[data-action=flip]");
+    assert_eq!(b.count("body.flipped svg.board.flipped"), 1);
+    // e2 is drawn above e4 now: its square lies higher on the page.
+    b.wait_until(
+        "const y = (s) => document.querySelector('[data-square=' + s + ']').getBoundingClientRect().top; \
+         return y('e2') < y('e4') && y('e7') > y('e2');",
+    );
+    b.click("[data-square=d2]");
+    b.click("[data-square=d4]");
+    flipped.play("d4").unwrap();
+    b.wait_text("#fen", &flipped.fen());
+    assert_eq!(b.count("svg.board.flipped"), 1, "the board stays flipped after a turn");
+    b.click("[data-action=flip]");
+    assert_eq!(b.count("svg.board.flipped"), 0);
+
+    // The computer's turn: one of the legal turns is played.
+    let before = flipped.fen();
+    b.exec("document.querySelector('#think').value = '300'; return true;");
+    b.click("[data-action=go]");
+    b.wait_text("#status", "white to move");
+    let after = b.text("#fen");
+    let legal = flipped.legal_texts().unwrap();
+    let played = legal.iter().find(|t| {
+        let mut g = library_game("chess", Some(&before));
+        g.play(t).unwrap();
+        g.fen() == after
+    });
+    assert!(played.is_some(), "{after} follows no legal turn from {before}");
+    assert_eq!(b.count("#movelist li"), 1, "one numbered line: 1. P d2-d4 ...");
+    // A new game: the start again.
+    b.click("[data-action=new]");
+    b.wait_text("#fen", &library_game("chess", None).fen());
+    assert_eq!(b.count("#movelist li"), 0);
+    // An illegal typed turn is refused with the reason, and nothing changes.
+    let turn = b.find("#turn");
+    wd(b.port, "POST", &format!("/session/{}/element/{turn}/value", b.session), json!({"text": "e5\n"}));
+    b.find("#messages .error");
+    assert_eq!(b.text("#messages .error"), "no white P can move to e5", "the reason");
+    b.wait_text("#fen", &library_game("chess", None).fen());
+}
+
+#[test]
+fn the_page_draws_a_presets_pictures_in_a_browser() {
+    let Some(b) = browser() else {
+        println!("skipped: chromedriver and chromium are not installed (apt-get install chromium chromium-driver)");
+        return;
+    };
+    let s = serve(&["tests/pictures/pictured.preset"]);
+    b.go(&format!("http://127.0.0.1:{}/", s.port));
+    b.find("[data-square=c1] image.pic");
+    assert_eq!(b.count("[data-piece] image.pic"), 4, "two archbishops and two chancellors");
+    assert_eq!(b.count("[data-square=c8] [data-piece=a][data-side=black] image.pic.inverted"), 1);
+    // Black's archbishop is White's picture inverted; every picture arrives as an image.
+    b.wait_until("return getComputedStyle(document.querySelector('image.pic.inverted')).filter === 'invert(1)';");
+    b.wait_until(
+        "const hrefs = [...document.querySelectorAll('image.pic')].map((i) => i.getAttribute('href')); \
+         window.sizes = window.sizes || {}; \
+         for (const h of hrefs) if (!(h in window.sizes)) { window.sizes[h] = -1; \
+           const im = new Image(); im.onload = () => { window.sizes[h] = im.naturalWidth; }; im.src = h; } \
+         return hrefs.every((h) => window.sizes[h] === 45);",
+    );
 }
