@@ -24,10 +24,15 @@ impl Drop for Server {
 }
 
 fn serve(args: &[&str]) -> Server {
+    serve_on(args, 0)
+}
+
+/// [`serve`] on a given port (0: a free one).
+fn serve_on(args: &[&str], port: u16) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_herald"))
         .arg("serve")
         .args(args)
-        .args(["--port", "0"])
+        .args(["--port", &port.to_string()])
         .stdout(Stdio::piped())
         .spawn()
         .expect("herald serve starts");
@@ -671,9 +676,32 @@ fn the_page_plays_by_clicks_in_a_browser() {
     // An illegal typed turn is refused with the reason, and nothing changes.
     let turn = b.find("#turn");
     wd(b.port, "POST", &format!("/session/{}/element/{turn}/value", b.session), json!({"text": "e5\n"}));
-    b.find("#messages .error");
-    assert_eq!(b.text("#messages .error"), "no white P can move to e5", "the reason");
+    b.wait_until("const e = document.querySelector('#messages .error'); return !!e && e.textContent === 'no white P can move to e5';");
     b.wait_text("#fen", &library_game("chess", None).fen());
+
+    // A server started again knows no game, and gives out new ids; the page brings its game back
+    // from the browser's copy (preset, start, turns) under a new id.
+    b.go(&format!("{base}/?preset=crazyhouse"));
+    let mut kept = library_game("crazyhouse", None);
+    b.wait_text("#fen", &kept.fen());
+    for t in ["e4", "d5", "exd5"] {
+        let input = b.find("#turn");
+        wd(b.port, "POST", &format!("/session/{}/element/{input}/value", b.session), json!({"text": format!("{t}\n")}));
+        kept.play(t).unwrap();
+        b.wait_text("#fen", &kept.fen());
+    }
+    let url = b.exec("return location.href;").as_str().unwrap().to_string();
+    let port = s.port;
+    drop(s);
+    let s2 = serve_on(&[], port);
+    b.go(&url);
+    b.wait_text("#fen", &kept.fen());
+    let now = b.exec("return location.href;").as_str().unwrap().to_string();
+    assert_ne!(now, url, "a new id");
+    assert!(b.text("#messages").contains("it was replayed from this browser's copy"), "{}", b.text("#messages"));
+    let id = now.split("game=").nth(1).unwrap();
+    let (_, g) = call(s2.port, "GET", &format!("/api/games/{id}"), Value::Null);
+    assert_eq!(texts(&g["history"]), kept.played.iter().map(|t| t.text.clone()).collect::<Vec<_>>());
 }
 
 #[test]
