@@ -512,7 +512,8 @@ impl Browser {
                 &format!("/session/{}/element", self.session),
                 json!({"using": "css selector", "value": css}),
             );
-            if let Some(id) = v.as_object().and_then(|o| o.values().next()).and_then(Value::as_str) {
+            // An element is `{"element-6066-...": ID}`; an error is `{"error": ..., "message": ...}`.
+            if let Some(id) = v.get("element-6066-11e4-a52e-4f735466cecf").and_then(Value::as_str) {
                 return id.to_string();
             }
             assert!(start.elapsed() < Duration::from_secs(30), "no element {css}");
