@@ -111,10 +111,12 @@ pub fn board(p: &Preset, pos: &Position, last: &[Sq], pics: Pictures) -> String 
     let (w, h) = (MARGIN + g.files * S + 4, g.ranks * S + MARGIN + 4);
     let mut out = format!(
         "<svg class=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" \
-         data-files=\"{}\" data-ranks=\"{}\" style=\"--ar: {:.4}\" role=\"img\" aria-label=\"the board\">",
+         data-files=\"{}\" data-ranks=\"{}\" style=\"--ar: {:.4}; --min-w: {}px\" role=\"img\" aria-label=\"the board\">",
         g.files,
         g.ranks,
-        w as f64 / h as f64
+        w as f64 / h as f64,
+        // Squares of at least 22 px: a tall board scrolls rather than shrink past clicking.
+        (w * 22).div_ceil(S)
     );
     // The squares turn round the board's centre when the page flips it (`svg.board.flipped`, in
     // CSS), each piece back round its own so that it stands upright.
