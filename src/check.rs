@@ -94,12 +94,12 @@ pub fn load_text(path: &str, text: &str) -> Result<Preset, LoadError> {
 /// Check what was gathered, after syntax errors too: every error is reported at once, except
 /// those about a word of the text the syntax errors skipped (they follow from them).
 fn finish(display: String, decls: Vec<Decl>, g: Gather) -> Result<Preset, LoadError> {
-    let Gather { sources, mut diags, .. } = g;
+    let Gather { sources, mut diags, images, .. } = g;
     // A preset it extends did not load: what this one lacks would be guesswork.
     if diags.len() > sources.syntax_errors {
         return Err(LoadError::bounded(sources, diags));
     }
-    match (Checker { diags: Vec::new() }).build(display, decls, sources) {
+    match (Checker { diags: Vec::new(), images }).build(display, decls, sources) {
         Ok(preset) if diags.is_empty() => Ok(preset),
         Ok(preset) => Err(LoadError::bounded(preset.sources, diags)),
         Err((sources, more)) => {
@@ -168,7 +168,12 @@ struct Gather {
     /// Cycle-check keys of the files being read, outermost first.
     chain: Vec<String>,
     loads: usize,
+    /// The pictures piece declarations name (`image "knight.svg"`), read from beside the file that
+    /// names them, by the span of the name: the picture, or why it was not read.
+    images: Images,
 }
+
+type Images = std::collections::HashMap<Span, Result<crate::preset::PieceImage, String>>;
 
 impl Gather {
     /// Parse a file and splice in the declarations of what it extends, depth first.
@@ -206,6 +211,9 @@ impl Gather {
         self.chain.push(file.key.clone());
         let mut out = Vec::new();
         for decl in ast.decls {
+            if let Decl::Piece(p) = &decl {
+                self.read_images(p, file.dir.as_deref());
+            }
             let Decl::Extends(base) = &decl else {
                 out.push(decl);
                 continue;
@@ -257,8 +265,20 @@ impl Gather {
     }
 }
 
+impl Gather {
+    /// Read the pictures a piece declaration names, from the folder of the file that declares it.
+    fn read_images(&mut self, p: &PieceDecl, dir: Option<&Path>) {
+        for name in &p.image {
+            let read = crate::files::read_image(dir, &name.node).map_err(|e| e.to_string());
+            let image = read.map(|(ty, bytes)| crate::preset::PieceImage { ty, bytes: bytes.into(), inverted: false });
+            self.images.insert(name.span, image);
+        }
+    }
+}
+
 struct Checker {
     diags: Vec<Diagnostic>,
+    images: Images,
 }
 
 /// The declarations that survive overriding, keyed as a later declaration replaces an earlier one.
@@ -411,6 +431,7 @@ impl Checker {
         let frozen_in_check =
             m.frozen_in_check.values().filter_map(|k| self.kind(&lookup, k)).fold(0u64, |b, k| b | 1 << k);
         let (drop_as, drop_base) = self.drop_as(&m, &lookup);
+        let images = self.images(&m);
         let (mut script, inits, script_diags) = Compiler::new(&kinds, &geo).script(&m.script);
         // A turn of a move or a drop and nothing else to run: drops are generated natively.
         let drops = script.globals.is_empty()
@@ -523,6 +544,7 @@ impl Checker {
             promo_limit: Vec::new(),
             setup_cells: Vec::new(),
             script,
+            images,
         };
         if !self.diags.is_empty() {
             if had_setup && let Err(e) = fen::parse_board_only(&preset, &setup.node) {
@@ -697,6 +719,33 @@ impl Checker {
             });
         }
         (kinds, moves, within)
+    }
+
+    /// Each kind's pictures: White's and Black's, or one for both (Black's drawn inverted).
+    fn images(&mut self, m: &Merged) -> Vec<BySide<Option<crate::preset::PieceImage>>> {
+        let mut out = Vec::with_capacity(m.pieces.len());
+        for p in m.pieces.values() {
+            let mut got = Vec::new();
+            for name in &p.image {
+                match self.images.get(&name.span) {
+                    Some(Ok(image)) => got.push(Some(image.clone())),
+                    Some(Err(why)) => {
+                        let why = why.clone();
+                        self.err(name.span, why);
+                        got.push(None);
+                    }
+                    None => got.push(None),
+                }
+            }
+            out.push(match got.as_slice() {
+                [Some(w), Some(b)] => BySide::new(Some(w.clone()), Some(b.clone())),
+                [Some(w)] => {
+                    BySide::new(Some(w.clone()), Some(crate::preset::PieceImage { inverted: true, ..w.clone() }))
+                }
+                _ => BySide::new(None, None),
+            });
+        }
+        out
     }
 
     /// Regions named by `within`, kinds named by `hops_not_over` and `spares`, and `passes`.

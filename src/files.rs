@@ -59,6 +59,11 @@ fn what(t: std::fs::FileType) -> &'static str {
 /// swapped in between is caught); the size limit is enforced while reading, not trusted from the
 /// file's metadata.
 pub fn read_text(path: &Path) -> Result<String, ReadError> {
+    String::from_utf8(read_limited(path, MAX_FILE_BYTES)?).map_err(|_| ReadError::NotText)
+}
+
+/// The bytes of a regular file of at most `max` bytes, as [`read_text`] reads them.
+fn read_limited(path: &Path, max: u64) -> Result<Vec<u8>, ReadError> {
     let meta = std::fs::metadata(path)?;
     if !meta.file_type().is_file() {
         return Err(ReadError::NotRegular(what(meta.file_type())));
@@ -86,12 +91,119 @@ pub fn read_text(path: &Path) -> Result<String, ReadError> {
     if !meta.file_type().is_file() {
         return Err(ReadError::NotRegular(what(meta.file_type())));
     }
-    let mut bytes = Vec::with_capacity(meta.len().min(MAX_FILE_BYTES) as usize + 1);
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
+    let mut bytes = Vec::with_capacity(meta.len().min(max) as usize + 1);
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
         return Err(ReadError::TooLarge);
     }
-    String::from_utf8(bytes).map_err(|_| ReadError::NotText)
+    Ok(bytes)
+}
+
+// ---- Pictures a preset names (`image "knight.svg"`), for the web board. ----
+
+/// The largest picture a preset may name: a piece's figure, not a photograph.
+pub const MAX_IMAGE_BYTES: u64 = 256 << 10;
+
+/// The kinds of picture accepted, told by their first bytes (and their name's ending).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageType {
+    Svg,
+    Png,
+}
+
+impl ImageType {
+    /// The media type it is served as.
+    pub fn mime(self) -> &'static str {
+        match self {
+            ImageType::Svg => "image/svg+xml",
+            ImageType::Png => "image/png",
+        }
+    }
+}
+
+/// Why a picture a preset names was not read.
+#[derive(Debug, thiserror::Error)]
+pub enum ImageError {
+    #[error("an image names a file beside the preset (`knight.svg`, `images/knight.png`), not `{0}`")]
+    BadName(String),
+    #[error("an image is a `.svg` or `.png` file, not `{0}`")]
+    BadEnding(String),
+    #[error("a shipped preset names no image files")]
+    NoFolder,
+    #[error("image `{0}` is not read: {1}")]
+    Read(String, ReadError),
+    #[error("image `{0}` is larger than the limit of {MAX_IMAGE_BYTES} bytes")]
+    TooLarge(String),
+    #[error("image `{0}` lies outside the preset's folder (through a symbolic link)")]
+    Escapes(String),
+    #[error("image `{0}` is not {1} file (its first bytes say so)")]
+    NotThatType(String, &'static str),
+}
+
+/// Read a picture a preset names: `name` is a relative path under `dir` (the preset's folder) with
+/// no `..`, ending `.svg` or `.png`; the file must lie under `dir` once links are followed, hold at
+/// most [`MAX_IMAGE_BYTES`], and begin as its ending says (a PNG's signature, an SVG's `<svg`).
+/// A preset may so read only the pictures it names, only beside itself.
+pub fn read_image(dir: Option<&Path>, name: &str) -> Result<(ImageType, Vec<u8>), ImageError> {
+    let bad = || ImageError::BadName(name.to_string());
+    let rel = Path::new(name);
+    let plain = |c: std::path::Component| matches!(c, std::path::Component::Normal(_));
+    if name.is_empty() || name.contains(['\\', ':', '\0']) || rel.is_absolute() || !rel.components().all(plain) {
+        return Err(bad());
+    }
+    let lower = name.to_ascii_lowercase();
+    let ty = match lower.rsplit_once('.') {
+        Some((_, "svg")) => ImageType::Svg,
+        Some((_, "png")) => ImageType::Png,
+        _ => return Err(ImageError::BadEnding(name.to_string())),
+    };
+    let dir = dir.ok_or(ImageError::NoFolder)?;
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let path = dir.join(rel);
+    let bytes = read_limited(&path, MAX_IMAGE_BYTES).map_err(|e| match e {
+        ReadError::TooLarge => ImageError::TooLarge(name.to_string()),
+        e => ImageError::Read(name.to_string(), e),
+    })?;
+    // Links are followed, but the file reached must still be under the preset's folder.
+    let (inside, folder) = (std::fs::canonicalize(&path), std::fs::canonicalize(dir));
+    match (inside, folder) {
+        (Ok(f), Ok(d)) if f.starts_with(&d) => {}
+        (Ok(_), Ok(_)) => return Err(ImageError::Escapes(name.to_string())),
+        (Err(e), _) | (_, Err(e)) => return Err(ImageError::Read(name.to_string(), e.into())),
+    }
+    let sniffed = match ty {
+        ImageType::Png => bytes.starts_with(b"\x89PNG\r\n\x1a\n"),
+        ImageType::Svg => is_svg(&bytes),
+    };
+    if !sniffed {
+        let what = if ty == ImageType::Png { "a PNG" } else { "an SVG" };
+        return Err(ImageError::NotThatType(name.to_string(), what));
+    }
+    Ok((ty, bytes))
+}
+
+/// UTF-8 text whose first element, after an XML declaration, comments and a doctype, is `<svg`.
+fn is_svg(bytes: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(bytes) else { return false };
+    let mut rest = text.trim_start_matches('\u{feff}').trim_start();
+    loop {
+        if let Some(after) = rest.strip_prefix("<svg") {
+            return after.starts_with(|c: char| c.is_ascii_whitespace() || c == '>' || c == '/');
+        }
+        let end = if rest.starts_with("<?") {
+            rest.find("?>").map(|i| i + 2)
+        } else if rest.starts_with("<!--") {
+            rest.find("-->").map(|i| i + 3)
+        } else if rest.starts_with("<!") {
+            rest.find('>').map(|i| i + 1)
+        } else {
+            None
+        };
+        match end {
+            Some(i) => rest = rest[i..].trim_start(),
+            None => return false,
+        }
+    }
 }
 
 /// Why a file was not written.
@@ -182,5 +294,24 @@ mod tests {
         assert!(matches!(read_text(Path::new("/")), Err(ReadError::NotRegular("a folder"))));
         #[cfg(unix)]
         assert!(matches!(read_text(Path::new("/dev/zero")), Err(ReadError::NotRegular("a device"))));
+    }
+
+    #[test]
+    fn an_svg_is_told_by_its_first_element() {
+        assert!(is_svg(b"<svg xmlns=\"http://www.w3.org/2000/svg\"/>"));
+        assert!(is_svg(b"\xef\xbb\xbf<?xml version=\"1.0\"?>\n<!-- a knight -->\n<!DOCTYPE svg>\n<svg>"));
+        assert!(!is_svg(b"<html><svg>"));
+        assert!(!is_svg(b"<svgx>"));
+        assert!(!is_svg(b"\x89PNG\r\n\x1a\n"));
+        assert!(!is_svg(b"<!-- never closed <svg>"));
+    }
+
+    #[test]
+    fn an_image_name_stays_beside_the_preset() {
+        for name in ["", "/etc/passwd.svg", "../x.svg", "a/../../x.svg", "./x.svg", "a\\b.svg", "c:x.svg"] {
+            assert!(matches!(read_image(Some(Path::new(".")), name), Err(ImageError::BadName(_))), "{name}");
+        }
+        assert!(matches!(read_image(Some(Path::new(".")), "x.gif"), Err(ImageError::BadEnding(_))));
+        assert!(matches!(read_image(None, "x.svg"), Err(ImageError::NoFolder)));
     }
 }

@@ -207,6 +207,17 @@ pub struct Preset {
     pub setup_cells: Vec<u8>,
     /// Rule scripts: state, functions, hooks and the structure of a turn.
     pub script: Script,
+    /// Per kind, each side's picture (`image "knight.svg"`), read at load; only the web board draws them.
+    pub images: Vec<BySide<Option<PieceImage>>>,
+}
+
+/// A piece's picture as read from beside the preset: its type and bytes, and whether it is drawn
+/// with its colours inverted (Black's, when one picture serves both sides).
+#[derive(Clone, Debug)]
+pub struct PieceImage {
+    pub ty: crate::files::ImageType,
+    pub bytes: std::sync::Arc<[u8]>,
+    pub inverted: bool,
 }
 
 impl Preset {

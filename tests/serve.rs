@@ -24,10 +24,15 @@ impl Drop for Server {
 }
 
 fn serve(args: &[&str]) -> Server {
+    serve_on(args, 0)
+}
+
+/// [`serve`] on a given port (0: a free one).
+fn serve_on(args: &[&str], port: u16) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_herald"))
         .arg("serve")
         .args(args)
-        .args(["--port", "0"])
+        .args(["--port", &port.to_string()])
         .stdout(Stdio::piped())
         .spawn()
         .expect("herald serve starts");
@@ -353,6 +358,93 @@ fn the_rules_page_draws_each_piece_from_its_moves() {
     assert!(index.contains("id=\"fen\"") && index.contains("data-action=\"go\""));
 }
 
+#[test]
+fn a_preset_names_pictures_and_the_board_draws_them() {
+    let s = serve(&["tests/pictures/pictured.preset"]);
+    let (status, g) = call(s.port, "POST", "/api/games", json!({}));
+    assert_eq!(status, 201, "{g}");
+    let id = g["id"].as_str().unwrap();
+    let lib = library_game("tests/pictures/pictured.preset", None);
+    let kind = |name: &str| lib.preset.kinds.iter().position(|k| k.name == name).unwrap();
+    let (a, c) = (kind("Archbishop"), kind("Chancellor"));
+    let board = g["board"].as_str().unwrap();
+    // The pieces keep their contract attributes; the picture replaces the token.
+    let on = |sq: &str| {
+        board.split(&format!("data-square=\"{sq}\"")).nth(1).unwrap().split("<circle class=\"dot\"").next().unwrap()
+    };
+    let base = format!("/api/games/{id}/images/");
+    assert!(on("c1").contains("data-piece=\"A\" data-side=\"white\""), "{}", on("c1"));
+    assert!(on("c1").contains(&format!("<image class=\"pic\" href=\"{base}{a}-white\"")), "{}", on("c1"));
+    assert!(on("c8").contains(&format!("<image class=\"pic inverted\" href=\"{base}{a}-black\"")), "{}", on("c8"));
+    assert!(on("h8").contains(&format!("<image class=\"pic\" href=\"{base}{c}-black\"")), "{}", on("h8"));
+    assert!(!on("a1").contains("<image"), "a rook named no picture: {}", on("a1"));
+    // Served from memory as read at load, under the game's URL; the same bytes as the files.
+    let file = |f: &str| std::fs::read_to_string(format!("tests/pictures/{f}")).unwrap();
+    for (name, want) in [
+        (format!("{a}-white"), file("archbishop.svg")),
+        (format!("{a}-black"), file("archbishop.svg")),
+        (format!("{c}-white"), file("chancellor-white.svg")),
+        (format!("{c}-black"), file("chancellor-black.svg")),
+    ] {
+        let (status, body) = http(s.port, "GET", &format!("{base}{name}"), b"");
+        assert_eq!((status, body), (200, want), "{name}");
+    }
+    for name in ["0-white", "99-white", &format!("{a}-red"), "x", "../archbishop.svg"] {
+        assert_eq!(http(s.port, "GET", &format!("{base}{name}"), b"").0, 404, "{name}");
+    }
+    assert_eq!(http(s.port, "GET", &format!("/api/games/0000/images/{a}-white"), b"").0, 404);
+    // The rules page draws them too, from the game's preset.
+    let (status, rules) = http(s.port, "GET", &format!("/rules?game={id}"), b"");
+    assert_eq!(status, 200);
+    assert!(rules.contains(&format!("href=\"{base}{a}-white\"")), "{rules}");
+
+    // An uploaded preset has no folder: it names no picture, and is told where.
+    let source = "extends \"chess\"\npiece Knight N value 3 moves \"N\" image \"knight.svg\"\n";
+    let (status, e) = call(s.port, "POST", "/api/games", json!({"source": source}));
+    assert_eq!(status, 400, "{e}");
+    assert_eq!((e["diagnostics"][0]["line"].as_u64(), e["diagnostics"][0]["column"].as_u64()), (Some(2), Some(41)));
+    assert!(e["error"].as_str().unwrap().contains("names no image files"), "{e}");
+    assert!(e["error"].as_str().unwrap().contains("^^^^^^^^^^"), "the diagnostic quotes the line: {e}");
+}
+
+#[test]
+fn a_picture_is_read_only_from_beside_its_preset() {
+    let dir = std::env::temp_dir().join(format!("herald-pictures-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("inner")).unwrap();
+    let write = |name: &str, body: &[u8]| std::fs::write(dir.join(name), body).unwrap();
+    let load = |image: &str| {
+        let text = format!("board 3 x 3\npiece King K royal moves \"K\" image \"{image}\"\nsetup \"k2/3/2K w\"\n");
+        write("inner/p.preset", text.as_bytes());
+        match herald::check::load(&dir.join("inner/p.preset").to_string_lossy()) {
+            Ok(p) => Ok(p.images[0][herald::engine::Side::Black].as_ref().map(|i| i.inverted)),
+            Err(e) => Err(e.headlines().map(|(_, m)| m.to_string()).collect::<Vec<_>>().join("\n")),
+        }
+    };
+    write("inner/k.svg", b"<svg xmlns=\"http://www.w3.org/2000/svg\"/>");
+    assert_eq!(load("k.svg"), Ok(Some(true)), "one picture: Black's is White's inverted");
+    // A link inside the folder to a file outside it.
+    write("outside.svg", b"<svg/>");
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(dir.join("outside.svg"), dir.join("inner/link.svg")).unwrap();
+        assert_eq!(
+            load("link.svg"),
+            Err("image `link.svg` lies outside the preset's folder (through a symbolic link)".into())
+        );
+        std::os::unix::fs::symlink(dir.join("inner/k.svg"), dir.join("inner/near.svg")).unwrap();
+        assert_eq!(load("near.svg"), Ok(Some(true)), "a link that stays inside is followed");
+    }
+    let mut big = b"<svg xmlns=\"http://www.w3.org/2000/svg\">".to_vec();
+    big.resize(herald::files::MAX_IMAGE_BYTES as usize + 1, b' ');
+    write("inner/big.svg", &big);
+    assert_eq!(load("big.svg"), Err(format!("image `big.svg` is larger than the limit of {} bytes", 256 * 1024)));
+    std::fs::create_dir_all(dir.join("inner/dir.svg")).unwrap();
+    assert_eq!(load("dir.svg"), Err("image `dir.svg` is not read: it is a folder, not a regular file".into()));
+    assert!(load("../outside.svg").unwrap_err().contains("names a file beside the preset"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The page in a browser, over WebDriver.
 
@@ -420,7 +512,8 @@ impl Browser {
                 &format!("/session/{}/element", self.session),
                 json!({"using": "css selector", "value": css}),
             );
-            if let Some(id) = v.as_object().and_then(|o| o.values().next()).and_then(Value::as_str) {
+            // An element is `{"element-6066-...": ID}`; an error is `{"error": ..., "message": ...}`.
+            if let Some(id) = v.get("element-6066-11e4-a52e-4f735466cecf").and_then(Value::as_str) {
                 return id.to_string();
             }
             assert!(start.elapsed() < Duration::from_secs(30), "no element {css}");
@@ -444,6 +537,18 @@ impl Browser {
         let start = Instant::now();
         while self.text(css) != want {
             assert!(start.elapsed() < Duration::from_secs(30), "{css} is {:?}, not {want:?}", self.text(css));
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    /// Run a script in the page and answer its value.
+    fn exec(&self, script: &str) -> Value {
+        wd(self.port, "POST", &format!("/session/{}/execute/sync", self.session), json!({"script": script, "args": []}))
+    }
+    /// Wait until a script's value is true.
+    fn wait_until(&self, script: &str) {
+        let start = Instant::now();
+        while self.exec(script) != json!(true) {
+            assert!(start.elapsed() < Duration::from_secs(30), "never true: {script}");
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -516,4 +621,108 @@ fn the_page_plays_by_clicks_in_a_browser() {
     b.click("[data-hole=g5]");
     built.play("P g7-g8; @-g5").unwrap();
     b.wait_text("#fen", &built.fen());
+
+    // A drop: the piece in hand, its destinations marked (every empty square), then the square.
+    let fen = "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1";
+    b.go(&format!("{base}/?preset=crazyhouse&fen={}", fen.replace(' ', "%20").replace('/', "%2F")));
+    b.wait_text("#fen", fen);
+    assert_eq!(b.count("#hands:not(.none) #hand-white [data-hand=white][data-piece=Q][data-side=white]"), 1);
+    b.click("[data-hand=white][data-piece=Q]");
+    let mut house = library_game("crazyhouse", Some(fen));
+    let drops = house.legal_texts().unwrap().into_iter().filter(|t| t.starts_with("Q*")).count();
+    assert_eq!((drops, b.count(".dest[data-square]")), (62, 62), "the queen may go to every empty square");
+    b.click("[data-square=e4]");
+    house.play("Q*e4").unwrap();
+    b.wait_text("#fen", &house.fen());
+    assert_eq!(b.count("[data-square=e4] [data-piece=Q][data-side=white]"), 1);
+    assert_eq!(b.count("[data-hand=white]"), 0, "the hand is empty");
+
+    // Flip: the board turns round, the hands swap, and clicks still reach the squares.
+    b.go(&format!("{base}/?preset=chess"));
+    let mut flipped = library_game("chess", None);
+    b.wait_text("#fen", &flipped.fen());
+    b.click("[data-action=flip]");
+    assert_eq!(b.count("body.flipped svg.board.flipped"), 1);
+    // e2 is drawn above e4 now: its square lies higher on the page.
+    b.wait_until(
+        "const y = (s) => document.querySelector('[data-square=' + s + ']').getBoundingClientRect().top; \
+         return y('e2') < y('e4') && y('e7') > y('e2');",
+    );
+    b.click("[data-square=d2]");
+    b.click("[data-square=d4]");
+    flipped.play("d4").unwrap();
+    b.wait_text("#fen", &flipped.fen());
+    assert_eq!(b.count("svg.board.flipped"), 1, "the board stays flipped after a turn");
+    b.click("[data-action=flip]");
+    assert_eq!(b.count("svg.board.flipped"), 0);
+
+    // The computer's turn: one of the legal turns is played.
+    let before = flipped.fen();
+    b.exec("document.querySelector('#think').value = '300'; return true;");
+    b.click("[data-action=go]");
+    b.wait_text("#status", "white to move");
+    let after = b.text("#fen");
+    let legal = flipped.legal_texts().unwrap();
+    let played = legal.iter().find(|t| {
+        let mut g = library_game("chess", Some(&before));
+        g.play(t).unwrap();
+        g.fen() == after
+    });
+    assert!(played.is_some(), "{after} follows no legal turn from {before}");
+    assert_eq!(b.count("#movelist li"), 1, "one numbered line: 1. P d2-d4 ...");
+    // A new game: the start again.
+    b.click("[data-action=new]");
+    b.wait_text("#fen", &library_game("chess", None).fen());
+    assert_eq!(b.count("#movelist li"), 0);
+    // An illegal typed turn is refused with the reason, and nothing changes.
+    let turn = b.find("#turn");
+    wd(b.port, "POST", &format!("/session/{}/element/{turn}/value", b.session), json!({"text": "e5\n"}));
+    b.wait_until("const e = document.querySelector('#messages .error'); return !!e && e.textContent === 'no white P can move to e5';");
+    b.wait_text("#fen", &library_game("chess", None).fen());
+
+    // A server started again knows no game, and gives out new ids; the page brings its game back
+    // from the browser's copy (preset, start, turns) under a new id.
+    b.go(&format!("{base}/?preset=crazyhouse"));
+    let mut kept = library_game("crazyhouse", None);
+    b.wait_text("#fen", &kept.fen());
+    for t in ["e4", "d5", "exd5"] {
+        let input = b.find("#turn");
+        wd(b.port, "POST", &format!("/session/{}/element/{input}/value", b.session), json!({"text": format!("{t}\n")}));
+        kept.play(t).unwrap();
+        b.wait_text("#fen", &kept.fen());
+    }
+    let url = b.exec("return location.href;").as_str().unwrap().to_string();
+    let port = s.port;
+    drop(s);
+    let s2 = serve_on(&[], port);
+    b.go(&url);
+    b.wait_text("#fen", &kept.fen());
+    let now = b.exec("return location.href;").as_str().unwrap().to_string();
+    assert_ne!(now, url, "a new id");
+    assert!(b.text("#messages").contains("it was replayed from this browser's copy"), "{}", b.text("#messages"));
+    let id = now.split("game=").nth(1).unwrap();
+    let (_, g) = call(s2.port, "GET", &format!("/api/games/{id}"), Value::Null);
+    assert_eq!(texts(&g["history"]), kept.played.iter().map(|t| t.text.clone()).collect::<Vec<_>>());
+}
+
+#[test]
+fn the_page_draws_a_presets_pictures_in_a_browser() {
+    let Some(b) = browser() else {
+        println!("skipped: chromedriver and chromium are not installed (apt-get install chromium chromium-driver)");
+        return;
+    };
+    let s = serve(&["tests/pictures/pictured.preset"]);
+    b.go(&format!("http://127.0.0.1:{}/", s.port));
+    b.find("[data-square=c1] image.pic");
+    assert_eq!(b.count("[data-piece] image.pic"), 4, "two archbishops and two chancellors");
+    assert_eq!(b.count("[data-square=c8] [data-piece=a][data-side=black] image.pic.inverted"), 1);
+    // Black's archbishop is White's picture inverted; every picture arrives as an image.
+    b.wait_until("return getComputedStyle(document.querySelector('image.pic.inverted')).filter === 'invert(1)';");
+    b.wait_until(
+        "const hrefs = [...document.querySelectorAll('image.pic')].map((i) => i.getAttribute('href')); \
+         window.sizes = window.sizes || {}; \
+         for (const h of hrefs) if (!(h in window.sizes)) { window.sizes[h] = -1; \
+           const im = new Image(); im.onload = () => { window.sizes[h] = im.naturalWidth; }; im.src = h; } \
+         return hrefs.every((h) => window.sizes[h] === 45);",
+    );
 }

@@ -81,7 +81,7 @@ impl Api {
             ("GET", ["games", id]) => self.with(id, |e| Ok(Reply::ok(state(id, e)))),
             ("GET", ["games", id, "yaml"]) => self.with(id, yaml),
             ("POST", ["games", id, action]) => parse(body).and_then(|v| self.act(id, action, &v)),
-            (_, ["games", ..] | ["presets", ..] | ["check"]) => {
+            (_, ["games"] | ["games", _] | ["games", _, _] | ["presets"] | ["presets", _] | ["check"]) => {
                 Err(Reply::error(405, format!("{method} is not a method of /api/{}", path.join("/"))))
             }
             _ => Err(Reply::error(404, format!("no resource /api/{}", path.join("/")))),
@@ -275,6 +275,29 @@ fn field_str<'a>(v: &'a Value, name: &str) -> Result<Option<&'a str>> {
     }
 }
 
+/// A picture of a preset by its URL name (`3-white`): its media type and bytes.
+pub fn picture(p: &Preset, name: &str) -> Result<(&'static str, std::sync::Arc<[u8]>)> {
+    let none = || Reply::error(404, format!("no image `{name}`"));
+    let (k, side) = name.split_once('-').ok_or_else(none)?;
+    let side = match side {
+        "white" => Side::White,
+        "black" => Side::Black,
+        _ => return Err(none()),
+    };
+    let k: usize = k.parse().map_err(|_| none())?;
+    let img = p.images.get(k).and_then(|i| i[side].as_ref()).ok_or_else(none)?;
+    Ok((img.ty.mime(), img.bytes.clone()))
+}
+
+impl Api {
+    /// `GET /api/games/ID/images/NAME`: a picture of the game's preset.
+    pub fn game_picture(&self, id: &str, name: &str) -> Result<(&'static str, std::sync::Arc<[u8]>)> {
+        let e = self.games.get(id).ok_or_else(|| Reply::error(404, format!("no game `{id}`")))?;
+        let preset = entry(&e).game.preset.clone();
+        picture(&preset, name)
+    }
+}
+
 /// `{"nodes": N}` or `{"ms": N}` (or both), each capped; a second when neither is given.
 fn limits(v: &Value) -> Result<Limits> {
     let num = |name: &str, max: u64| -> Result<Option<u64>> {
@@ -304,16 +327,26 @@ pub fn upload(source: &str) -> Result<Preset> {
     let id = sources.add("upload.preset", source);
     let parsed = crate::syntax::parse::parse_preset_recovering(id, source);
     for d in &parsed.ast.decls {
-        if let Decl::Extends(base) = d
-            && crate::presets::shipped(&base.node).is_none()
-        {
-            let (line, column) = sources.line_col(id, base.span.start);
-            let message = format!("an uploaded preset may extend only a shipped preset, not `{}`", base.node);
+        // An uploaded preset has no folder of its own: it names no file, neither a preset to extend
+        // (but a shipped one) nor a picture.
+        let named = match d {
+            Decl::Extends(base) if crate::presets::shipped(&base.node).is_none() => {
+                Some((base.span, format!("an uploaded preset may extend only a shipped preset, not `{}`", base.node)))
+            }
+            Decl::Piece(p) => p.image.first().map(|i| {
+                let why = "an uploaded preset names no image files: serve the preset from its file \
+                           (`herald serve path/to/it.preset`) to draw its pictures";
+                (i.span, why.to_string())
+            }),
+            _ => None,
+        };
+        if let Some((span, message)) = named {
+            let (line, column) = sources.line_col(id, span.start);
             return Err(Reply {
                 status: 400,
                 body: json!({
-                    "error": format!("upload.preset:{line}:{column}: {message}"),
-                    "diagnostics": [{ "line": line, "column": column, "message": message }],
+                    "error": sources.render_all(&[crate::diag::Diagnostic::new(span, message.clone())]).trim_end(),
+                    "diagnostics": [{ "file": "upload.preset", "line": line, "column": column, "message": message }],
                 }),
             });
         }
@@ -382,6 +415,8 @@ pub fn state(id: &str, e: &mut Entry) -> Value {
         None if in_check => format!("{side} to move (check)"),
         None => format!("{side} to move"),
     };
+    let base = format!("/api/games/{id}/images/");
+    let pics = svg::Pictures(Some(base.as_str()));
     let mut said: Vec<String> = game.said().to_vec();
     if let Some(err) = error {
         said.push(err);
@@ -407,11 +442,13 @@ pub fn state(id: &str, e: &mut Entry) -> Value {
         "said": said,
         "note": e.note,
         "state": crate::display::state(&p, pos).trim_end().strip_prefix("state: ").unwrap_or_default(),
-        "board": svg::board(&p, pos, &game.last_squares()),
+        "board": svg::board(&p, pos, &game.last_squares(), pics),
         "hands": {
-            "white": svg::hand(&p, pos, Side::White),
-            "black": svg::hand(&p, pos, Side::Black),
+            "white": svg::hand(&p, pos, Side::White, pics),
+            "black": svg::hand(&p, pos, Side::Black, pics),
         },
+        // Each label's piece name, for the page's words (`Queen` for a promotion choice).
+        "names": p.kinds.iter().flat_map(|k| [(k.labels[Side::White].clone(), json!(k.name)), (k.labels[Side::Black].clone(), json!(k.name))]).collect::<serde_json::Map<_, _>>(),
         "has_hands": p.drops || p.captures_to_hand || !pos.hands[Side::White].is_empty() || !pos.hands[Side::Black].is_empty(),
     })
 }

@@ -62,11 +62,27 @@ pub fn run(opts: &Options) -> Result<(), String> {
 struct Page {
     status: u16,
     kind: &'static str,
-    body: String,
+    body: Vec<u8>,
+    /// A picture of a preset: it never changes under its URL, so the browser may keep it, and it
+    /// runs nothing when opened alone (an SVG may hold a script).
+    picture: bool,
+}
+
+impl Page {
+    fn new(status: u16, kind: &'static str, body: impl Into<Vec<u8>>) -> Page {
+        Page { status, kind, body: body.into(), picture: false }
+    }
 }
 
 fn json(r: Reply) -> Page {
-    Page { status: r.status, kind: "application/json; charset=utf-8", body: r.body.to_string() }
+    Page::new(r.status, "application/json; charset=utf-8", r.body.to_string())
+}
+
+fn picture(found: Result<(&'static str, Arc<[u8]>), Reply>) -> Page {
+    match found {
+        Ok((kind, bytes)) => Page { status: 200, kind, body: bytes.to_vec(), picture: true },
+        Err(r) => json(r),
+    }
 }
 
 /// Answer one request; a panic in a handler is a 500, and the worker goes on.
@@ -87,11 +103,17 @@ fn answer(api: &Api, mut rq: tiny_http::Request) {
             .unwrap_or_else(|_| json(Reply::error(500, "the server failed on this request (a bug: please report it)")))
     };
     let header = |k: &str, v: &str| tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).ok();
-    let mut resp = tiny_http::Response::from_string(page.body).with_status_code(page.status);
+    let mut resp = tiny_http::Response::from_data(page.body).with_status_code(page.status);
+    let (cache, policy) = if page.picture {
+        ("private, max-age=86400", Some("default-src 'none'; style-src 'unsafe-inline'; sandbox"))
+    } else {
+        ("no-store", None)
+    };
     for h in [
         header("Content-Type", page.kind),
-        header("Cache-Control", "no-store"),
+        header("Cache-Control", cache),
         header("X-Content-Type-Options", "nosniff"),
+        policy.and_then(|p| header("Content-Security-Policy", p)),
     ]
     .into_iter()
     .flatten()
@@ -118,26 +140,25 @@ fn route(api: &Api, method: &str, url: &str, body: &[u8]) -> Page {
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
     let get = method == "GET" || method == "HEAD";
     match path {
-        "/" | "/index.html" if get => Page { status: 200, kind: "text/html; charset=utf-8", body: INDEX.into() },
-        "/app.js" if get => Page { status: 200, kind: "text/javascript; charset=utf-8", body: SCRIPT.into() },
-        "/style.css" if get => Page { status: 200, kind: "text/css; charset=utf-8", body: STYLE.into() },
-        "/rules" if get => {
-            let name = param(query, "preset").unwrap_or_else(|| api.default.0.clone());
-            match rules::page(api, &name) {
-                Ok(html) => Page { status: 200, kind: "text/html; charset=utf-8", body: html },
-                Err(r) => Page {
-                    status: r.status,
-                    kind: "text/plain; charset=utf-8",
-                    body: r.body["error"].as_str().unwrap_or_default().into(),
-                },
-            }
-        }
+        "/" | "/index.html" if get => Page::new(200, "text/html; charset=utf-8", INDEX),
+        "/app.js" if get => Page::new(200, "text/javascript; charset=utf-8", SCRIPT),
+        "/style.css" if get => Page::new(200, "text/css; charset=utf-8", STYLE),
+        "/rules" if get => match rules::page(api, param(query, "game"), param(query, "preset")) {
+            Ok(html) => Page::new(200, "text/html; charset=utf-8", html),
+            Err(r) => Page::new(r.status, "text/plain; charset=utf-8", r.body["error"].as_str().unwrap_or_default()),
+        },
         _ => match path.strip_prefix("/api/") {
             Some(rest) => {
                 let parts: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
-                json(api.handle(method, &parts, body))
+                match parts.as_slice() {
+                    ["games", id, "images", name] if get => picture(api.game_picture(id, name)),
+                    ["presets", preset, "images", name] if get => {
+                        picture(api.preset(&decode(preset)).and_then(|p| api::picture(&p, name)))
+                    }
+                    _ => json(api.handle(method, &parts, body)),
+                }
             }
-            None => Page { status: 404, kind: "text/plain; charset=utf-8", body: format!("no page {path}") },
+            None => Page::new(404, "text/plain; charset=utf-8", format!("no page {path}")),
         },
     }
 }
@@ -145,6 +166,19 @@ fn route(api: &Api, method: &str, url: &str, body: &[u8]) -> Page {
 /// A query parameter, percent-decoded.
 pub fn param(query: &str, name: &str) -> Option<String> {
     query.split('&').filter_map(|kv| kv.split_once('=')).find(|(k, _)| *k == name).map(|(_, v)| decode(v))
+}
+
+/// Encode a text for a URL's path or query: letters, digits and `-._~` stay, the rest is `%XX`.
+pub fn percent(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// Decode `%XX` and `+` in a query value.

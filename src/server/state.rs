@@ -32,6 +32,9 @@ struct Inner {
     clock: u64,
     /// Counts games created, to make ids.
     made: u64,
+    /// Drawn when the first game is made, so that a server started again does not give out the
+    /// ids of the last run: a page that kept `?game=ID` must not open another player's new game.
+    key: u64,
 }
 
 /// A mutex whose holder panicked is still usable: a game is only changed through calls that leave
@@ -44,9 +47,12 @@ impl Games {
     /// An id no game has had.
     pub fn next_id(&self) -> String {
         let mut inner = lock(&self.inner);
+        if inner.made == 0 {
+            inner.key = random_key();
+        }
         inner.made += 1;
-        // Ids are short, and consecutive games' ids look unrelated (a counter mixed up).
-        format!("{:08x}", mix(inner.made))
+        // Consecutive games' ids look unrelated (a counter mixed up), and never repeat in a run.
+        format!("{:016x}", mix(inner.made.wrapping_add(inner.key)))
     }
 
     /// Keep a game under an id from [`Games::next_id`].
@@ -78,11 +84,22 @@ pub fn entry(e: &Mutex<Entry>) -> MutexGuard<'_, Entry> {
     lock(e)
 }
 
-/// A bijection on 32 bits (so ids never repeat), spreading consecutive numbers apart.
-fn mix(n: u64) -> u32 {
-    let mut x = (n as u32) ^ 0x5bd1_e995;
-    x = x.wrapping_mul(0x9e37_79b1);
-    x ^= x >> 15;
-    x = x.wrapping_mul(0x85eb_ca6b);
-    x ^ (x >> 13)
+/// A bijection on 64 bits (so ids never repeat), spreading consecutive numbers apart: SplitMix64's
+/// finaliser.
+fn mix(n: u64) -> u64 {
+    let mut x = n;
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// 64 bits that differ from run to run: the standard library's per-process random hash keys,
+/// with the clock.
+fn random_key() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    if let Ok(t) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        h.write_u128(t.as_nanos());
+    }
+    h.finish()
 }

@@ -8,7 +8,7 @@
 use crate::engine::board::{Sq, cell};
 use crate::engine::position::mflag;
 use crate::engine::{Position, Side};
-use crate::preset::{Kind, Preset};
+use crate::preset::Preset;
 use crate::repl::draw::glyph;
 use std::fmt::Write as _;
 
@@ -29,15 +29,38 @@ fn side_name(side: Side) -> &'static str {
     }
 }
 
-/// A piece drawn in a box of `size` with its top left corner at the origin: the FIDE figure as a
-/// glyph (a solid one, outlined for White), any other piece as a round token with its label.
-fn piece(kind: &Kind, side: Side, label: &str, size: usize) -> String {
+/// Where the pictures a preset names are served (`image "knight.svg"`): a URL prefix to which
+/// [`image_name`] is added, or none (the pictures are not drawn).
+#[derive(Clone, Copy)]
+pub struct Pictures<'a>(pub Option<&'a str>);
+
+/// The last part of a picture's URL: the kind's index and the side (`3-white`).
+pub fn image_name(kind: usize, side: Side) -> String {
+    format!("{kind}-{}", side_name(side))
+}
+
+/// A piece drawn in a box of `size` with its top left corner at the origin: the preset's picture
+/// when it names one, else the FIDE figure as a glyph (a solid one, outlined for White), else a
+/// round token with its label.
+fn piece(p: &Preset, k: usize, side: Side, label: &str, size: usize, pics: Pictures) -> String {
+    let kind = &p.kinds[k];
     let (c, f) = (size as f64 / 2.0, size as f64);
     let mut out = String::new();
     let _ = write!(out, "<title>{} {}</title>", side_name(side), esc(&kind.name));
+    if let (Some(base), Some(Some(img))) = (pics.0, p.images.get(k).map(|i| &i[side])) {
+        let (at, wh) = (f * 0.04, f * 0.92);
+        let _ = write!(
+            out,
+            "<image class=\"pic{}\" href=\"{}{}\" x=\"{at}\" y=\"{at}\" width=\"{wh}\" height=\"{wh}\"/>",
+            if img.inverted { " inverted" } else { "" },
+            esc(base),
+            image_name(k, side),
+        );
+        return out;
+    }
     if let (Some(solid), Some(outline)) = (glyph(kind, Side::Black), glyph(kind, Side::White)) {
-        let y = f * 0.80;
-        let fs = f * 0.82;
+        let y = (f * 0.83).round();
+        let fs = (f * 0.9).round();
         if side == Side::White {
             let _ = write!(
                 out,
@@ -70,26 +93,38 @@ fn piece(kind: &Kind, side: Side, label: &str, size: usize) -> String {
 }
 
 /// The piece in a cell, with its contract attributes.
-fn cell_piece(p: &Preset, c: u8, size: usize) -> String {
-    let (kind, side) = (&p.kinds[cell::kind(c)], cell::side(c));
+fn cell_piece(p: &Preset, c: u8, size: usize, pics: Pictures) -> String {
+    let side = cell::side(c);
     let label = p.label_of(c);
     format!(
         "<g class=\"pc\" data-piece=\"{}\" data-side=\"{}\">{}</g>",
         esc(label),
         side_name(side),
-        piece(kind, side, label, size)
+        piece(p, cell::kind(c), side, label, size, pics)
     )
 }
 
 /// The whole board: every square of the rectangle (holes blank but clickable), its pieces, the
 /// squares of the last turn marked, file letters and rank numbers.
-pub fn board(p: &Preset, pos: &Position, last: &[Sq]) -> String {
+pub fn board(p: &Preset, pos: &Position, last: &[Sq], pics: Pictures) -> String {
     let g = &p.geo;
     let (w, h) = (MARGIN + g.files * S + 4, g.ranks * S + MARGIN + 4);
     let mut out = format!(
         "<svg class=\"board\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" \
-         data-files=\"{}\" data-ranks=\"{}\" role=\"img\" aria-label=\"the board\">",
-        g.files, g.ranks
+         data-files=\"{}\" data-ranks=\"{}\" style=\"--ar: {:.4}; --min-w: {}px\" role=\"img\" aria-label=\"the board\">",
+        g.files,
+        g.ranks,
+        w as f64 / h as f64,
+        // Squares of at least 22 px: a tall board scrolls rather than shrink past clicking.
+        (w * 22).div_ceil(S)
+    );
+    // The squares turn round the board's centre when the page flips it (`svg.board.flipped`, in
+    // CSS), each piece back round its own so that it stands upright.
+    let _ = write!(
+        out,
+        "<g class=\"field\" style=\"transform-origin: {}px {}px\">",
+        MARGIN as f64 + (g.files * S) as f64 / 2.0,
+        (g.ranks * S) as f64 / 2.0
     );
     for rank in (0..g.ranks).rev() {
         for file in 0..g.files {
@@ -115,24 +150,31 @@ pub fn board(p: &Preset, pos: &Position, last: &[Sq]) -> String {
                  <rect class=\"bg\" width=\"{S}\" height=\"{S}\"/><rect class=\"mark\" width=\"{S}\" height=\"{S}\"/>"
             );
             if cell::is_piece(c) {
-                out.push_str(&cell_piece(p, c, S));
+                out.push_str(&cell_piece(p, c, S, pics));
             }
             let _ = write!(out, "<circle class=\"dot\" cx=\"{c2}\" cy=\"{c2}\" r=\"{r}\"/></g>", c2 = S / 2, r = S / 6);
         }
     }
-    // Labels: rank numbers left of each rank, file letters under each file.
-    for rank in 0..g.ranks {
-        let y = (g.ranks - 1 - rank) * S + S / 2;
-        let _ = write!(out, "<text class=\"coord\" x=\"{}\" y=\"{y}\" dy=\"0.35em\">{}</text>", MARGIN / 2, rank + 1);
-    }
-    for file in 0..g.files {
-        let x = MARGIN + file * S + S / 2;
-        let _ = write!(
-            out,
-            "<text class=\"coord\" x=\"{x}\" y=\"{}\">{}</text>",
-            g.ranks * S + MARGIN - 8,
-            (b'a' + file as u8) as char
-        );
+    out.push_str("</g>");
+    // Labels: rank numbers left of each rank, file letters under each file; a second set in the
+    // flipped order, shown instead when the board is flipped.
+    for (class, flip) in [("coord", false), ("coord flip", true)] {
+        for rank in 0..g.ranks {
+            let row = if flip { rank } else { g.ranks - 1 - rank };
+            let y = row * S + S / 2;
+            let _ =
+                write!(out, "<text class=\"{class}\" x=\"{}\" y=\"{y}\" dy=\"0.35em\">{}</text>", MARGIN / 2, rank + 1);
+        }
+        for file in 0..g.files {
+            let col = if flip { g.files - 1 - file } else { file };
+            let x = MARGIN + col * S + S / 2;
+            let _ = write!(
+                out,
+                "<text class=\"{class}\" x=\"{x}\" y=\"{}\">{}</text>",
+                g.ranks * S + MARGIN - 8,
+                (b'a' + file as u8) as char
+            );
+        }
     }
     out.push_str("</svg>");
     out
@@ -140,7 +182,7 @@ pub fn board(p: &Preset, pos: &Position, last: &[Sq]) -> String {
 
 /// One side's hand as HTML: a token per kind held, with how many when more than one; empty when
 /// nothing is held.
-pub fn hand(p: &Preset, pos: &Position, side: Side) -> String {
+pub fn hand(p: &Preset, pos: &Position, side: Side, pics: Pictures) -> String {
     let mut held: Vec<(u8, usize)> = Vec::new();
     for &k in &pos.hands[side] {
         // A hand holds kinds; the label is the side's.
@@ -151,7 +193,7 @@ pub fn hand(p: &Preset, pos: &Position, side: Side) -> String {
         }
     }
     // One small drawing per kind held, so that a long hand wraps onto more lines.
-    let size = 44;
+    let size = 48;
     let mut out = String::new();
     for (c, n) in &held {
         let label = p.label_of(*c);
@@ -159,7 +201,7 @@ pub fn hand(p: &Preset, pos: &Position, side: Side) -> String {
             out,
             "<span class=\"hp\" data-hand=\"{s}\" data-piece=\"{l}\" data-side=\"{s}\" data-click=\"hand:{l}\">\
              <svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {size} {size}\" width=\"{size}\" height=\"{size}\">{}</svg>",
-            piece(&p.kinds[cell::kind(*c)], side, label, size),
+            piece(p, cell::kind(*c), side, label, size, pics),
             s = side_name(side),
             l = esc(label),
         );
@@ -266,7 +308,7 @@ fn reach_from(p: &Preset, kind: usize, from: Sq) -> Reach {
 /// A piece's movement diagram: the preset's board, empty, the piece (White's, unmoved) on the central
 /// square (or, if it cannot move from there, the square it has most moves from), its destinations
 /// marked: moves, captures (over a screen, for a piece that needs one), both, and leaps.
-pub fn diagram(p: &Preset, kind: usize) -> String {
+pub fn diagram(p: &Preset, kind: usize, pics: Pictures) -> String {
     let g = &p.geo;
     let centre = g.square((g.files - 1) / 2, (g.ranks - 1) / 2);
     let mut from = centre;
@@ -334,7 +376,7 @@ pub fn diagram(p: &Preset, kind: usize) -> String {
         out,
         "<g transform=\"translate({x},{y})\" data-from=\"{}\">{}</g></svg>",
         g.name(from),
-        piece(&p.kinds[kind], Side::White, &p.kinds[kind].labels[Side::White], d)
+        piece(p, kind, Side::White, &p.kinds[kind].labels[Side::White], d, pics)
     );
     out
 }

@@ -122,6 +122,9 @@ pub struct PieceDecl {
     pub spares: Vec<Name>,
     /// `passes`: it may stay on its square as a move (a pass).
     pub passes: bool,
+    /// `image "FILE" ["FILE"]`: White's picture, then Black's, for the web board (each span inside
+    /// the quotes); empty when none is named.
+    pub image: Vec<Name>,
 }
 
 /// A group of Betza moves with a condition: confined to a region, or attacking only.

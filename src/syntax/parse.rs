@@ -295,6 +295,7 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::word_range => "a piece attribute",
         Rule::attacks_attr | Rule::hops_attr | Rule::spares_attr | Rule::passes_attr => "a piece attribute",
         Rule::attacks_kw | Rule::hops_kw | Rule::spares_kw => "a piece attribute",
+        Rule::image_attr | Rule::image_kw => "`image \"FILE\"`",
         Rule::within | Rule::within_kw => "`within REGION`",
         Rule::break_kw => "`break` (after `facing`)",
         Rule::region_item | Rule::rank_item | Rule::squares_item => "`rank N` or squares",
@@ -433,6 +434,7 @@ impl Lower {
             hops_not_over: Vec::new(),
             spares: Vec::new(),
             passes: false,
+            image: Vec::new(),
         };
         for attr in it {
             match attr.as_rule() {
@@ -463,6 +465,10 @@ impl Lower {
                 Rule::hops_attr => decl.hops_not_over.push(self.name(attr.into_inner().nth(1).ok_or_else(missing)?)),
                 Rule::spares_attr => decl.spares.push(self.name(attr.into_inner().nth(1).ok_or_else(missing)?)),
                 Rule::passes_attr => decl.passes = true,
+                Rule::image_attr => {
+                    decl.image =
+                        attr.into_inner().filter(|p| p.as_rule() == Rule::string).map(|p| self.string(p)).collect()
+                }
                 Rule::range_attr => decl.range = Some(self.name(attr.into_inner().next().ok_or_else(missing)?)),
                 Rule::promoted_attr => {
                     decl.promoted_from = attr.into_inner().find(|p| p.as_rule() == Rule::ident).map(|p| self.name(p))

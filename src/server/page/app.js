@@ -25,7 +25,15 @@ async function api(method, path, body) {
 function message(text, kind) {
   const box = $("#messages");
   const div = document.createElement("div");
-  div.textContent = text;
+  if (kind && kind.includes("diag")) {
+    // A rendered diagnostic: its headline wraps; the quoted line and its caret keep their columns.
+    for (const line of String(text).split("\n")) {
+      const row = document.createElement("div");
+      row.className = /^\s*\d*\s*\|/.test(line) ? "code" : "head";
+      row.textContent = line;
+      div.appendChild(row);
+    }
+  } else div.textContent = text;
   if (kind) div.className = kind;
   box.prepend(div);
   while (box.children.length > 6) box.lastChild.remove();
@@ -60,8 +68,8 @@ function show(s) {
     const row = $("#hand-" + side);
     row.innerHTML = s.hands[side];
     row.dataset.label = side === "white" ? "White's hand" : "Black's hand";
-    row.classList.toggle("none", !s.has_hands);
   }
+  $("#hands").classList.toggle("none", !s.has_hands);
   document.body.classList.toggle("hands", s.has_hands);
   const status = $("#status");
   status.textContent = s.status;
@@ -87,8 +95,7 @@ function show(s) {
   }
   if (s.note) message(s.note);
   for (const said of s.said) message(said, "said");
-  $("#rules-link").href = "/rules?preset=" + encodeURIComponent(s.preset === "upload" ? "" : s.preset);
-  $("#rules-link").style.display = s.preset === "upload" ? "none" : "";
+  $("#rules-link").href = "/rules?game=" + encodeURIComponent(s.id);
   const sel = $("#preset");
   if ([...sel.options].some((o) => o.value === s.preset)) sel.value = s.preset;
   $("#link").href = "/?game=" + s.id;
@@ -118,10 +125,27 @@ function highlight() {
   const choices = $("#choices");
   choices.innerHTML = "";
   if (clicks.length > 0 && done.length > 0 && (done.length > 1 || next.size > 0)) {
+    // Each choice names what differs between the turns (a promotion's new piece, by name when
+    // the label is a piece's), with the whole turn beneath.
+    const texts = done.map((t) => t.text);
+    let common = texts.length > 1 ? texts.reduce((a, b) => { let i = 0; while (i < a.length && a[i] === b[i]) i++; return a.slice(0, i); }) : "";
+    common = common.slice(0, common.lastIndexOf(" ") + 1);
+    const head = document.createElement("div");
+    head.className = "choose";
+    head.textContent = "Choose:";
+    choices.appendChild(head);
     for (const t of done) {
       const b = document.createElement("button");
       b.dataset.choice = t.text;
-      b.textContent = t.text;
+      const rest = t.text.slice(common.length) || t.text;
+      const label = rest.split("-")[0].replace(/[()]/g, "");
+      const name = game.names && game.names[label];
+      const big = document.createElement("strong");
+      big.textContent = name && rest.includes("-") ? name : rest;
+      const small = document.createElement("small");
+      small.textContent = t.text;
+      b.append(big, small);
+      b.title = t.text;
       b.addEventListener("click", () => play(t.text));
       choices.appendChild(b);
     }
@@ -136,6 +160,7 @@ function preview(turn) {
   const board = $("#board");
   if (!game) return;
   board.innerHTML = game.board;
+  flip(flipped);
   if (!turn || clicks.length === 0) return restoreMarks();
   let n = 0;
   for (const part of turn.parts) {
@@ -232,12 +257,11 @@ async function newGame(body) {
   clearMessages();
   const r = await api("POST", "games", body);
   if (!r.ok) {
-    message(r.data.error, "error");
-    if (r.data.diagnostics) {
-      for (const d of r.data.diagnostics.slice().reverse()) {
-        message("line " + d.line + ", column " + d.column + ": " + d.message, "error");
-      }
-    }
+    // A preset's diagnostics come rendered (file:line:column, the line quoted, a caret under the
+    // place), kept as they are: the caret lines up only in a fixed-width block that does not wrap.
+    const n = r.data.diagnostics ? r.data.diagnostics.length : 0;
+    message(r.data.error, n ? "error diag" : "error");
+    if (n) message("the preset did not load: " + n + (n === 1 ? " problem" : " problems") + " (nothing changed)", "error");
     return false;
   }
   show(r.data);
@@ -289,9 +313,20 @@ function download(name, text) {
   setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
 }
 
+// Whether Black is drawn at the bottom: the board's squares turn round (style.css), the hands swap.
+let flipped = localStorage.getItem("herald-flipped") === "1";
+function flip(on) {
+  flipped = on;
+  document.body.classList.toggle("flipped", on);
+  const svg = $("#board svg.board");
+  if (svg) svg.classList.toggle("flipped", on);
+  try { localStorage.setItem("herald-flipped", on ? "1" : "0"); } catch (e) { /* storage off */ }
+}
+
 async function onAction(ev) {
   const action = ev.target.closest("[data-action]").dataset.action;
   if (action === "new") return newGame(chosen());
+  if (action === "flip") return flip(!flipped);
   if (!game) return;
   if (action === "undo") return act("undo");
   if (action === "redo") return act("redo");
