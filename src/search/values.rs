@@ -266,7 +266,7 @@ fn count_mobility(preset: &Preset, pos: &mut Position, buf: &mut Vec<crate::engi
             *per_square.entry(m.from).or_insert(0usize) += 1;
         }
         for sq in pos.occupied_by(side).collect::<Vec<_>>() {
-            let c = pos.cells[sq as usize];
+            let c = pos.cells[sq.idx()];
             if !cell::is_piece(c) {
                 continue;
             }
@@ -308,7 +308,7 @@ fn imbalance_games(
             Game::new(Arc::clone(preset), None, Some(opts.seed.wrapping_add(g as u64))).map_err(|e| e.to_string())?;
         let code = cell::piece(k, missing);
         let squares: Vec<_> =
-            game.pos.occupied_by(missing).filter(|&sq| cell::code(game.pos.cells[sq as usize]) == code).collect();
+            game.pos.occupied_by(missing).filter(|&sq| cell::code(game.pos.cells[sq.idx()]) == code).collect();
         if squares.is_empty() {
             return Ok(scores);
         }
@@ -317,7 +317,7 @@ fn imbalance_games(
         let other = missing.other();
         let code = cell::piece(give.0, other);
         let mut squares: Vec<_> =
-            game.pos.occupied_by(other).filter(|&sq| cell::code(game.pos.cells[sq as usize]) == code).collect();
+            game.pos.occupied_by(other).filter(|&sq| cell::code(game.pos.cells[sq.idx()]) == code).collect();
         for _ in 0..give.1.min(squares.len()) {
             let sq = squares.swap_remove(rng.below(squares.len()));
             game.pos.place(&preset.zobrist, sq, cell::EMPTY);
