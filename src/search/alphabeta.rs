@@ -327,9 +327,9 @@ impl Core {
         in_check: bool,
         turns: &mut Vec<Turn>,
     ) -> R<(i32, Option<Turn>)> {
-        // Futility: near the horizon, in a null-window node far below alpha, quiet turns are not
-        // played at all (for presets whose turns run hooks, playing a turn is most of a node's
-        // cost); the node is worth at most its static score plus the margin for them.
+        // Futility: near the horizon, in a null-window node far below alpha, quiet turns that do
+        // not check are not searched; the node is worth at most its static score plus the
+        // margin for them.
         let futile = if depth < FUTILITY.len() as i32
             && ply > 0
             && !in_check
@@ -363,25 +363,24 @@ impl Core {
             order::pick(turns, &mut scores, i);
             let t = turns[i];
             let quiet = scores[i] < QUIET_BELOW;
+            if !self.make(p, pos, &t)? {
+                continue;
+            }
+            let checks = p.royal_safety && pos.in_check(p, pos.side);
+            // A futile quiet turn is played only to see whether it checks (a mate behind it).
             if quiet
                 && searched > 0
+                && !checks
                 && let Some(bound) = futile
             {
+                pos.unmake();
                 if bound > best.0 {
                     best = (bound, Some(t));
                 }
                 continue;
             }
-            if !self.make(p, pos, &t)? {
-                continue;
-            }
             // Late quiet turns are searched less deep, the more so the later and the deeper.
-            let reduce = if searched >= LMR_AFTER
-                && depth >= 2
-                && quiet
-                && !in_check
-                && !(p.royal_safety && pos.in_check(p, pos.side))
-            {
+            let reduce = if searched >= LMR_AFTER && depth >= 2 && quiet && !in_check && !checks {
                 lmr(depth, searched)
             } else {
                 0
