@@ -254,3 +254,15 @@ fn values_file_errors_name_the_line() {
     assert_eq!(parse_file("v.txt", "Queen\n").unwrap_err(), "v.txt:1: expected `NAME VALUE`, found `Queen`");
     assert_eq!(parse_file("v.txt", "Knight 3.25 ± 0.1\n").unwrap(), vec![("Knight".to_string(), 3.25)]);
 }
+
+#[test]
+fn chess_values_are_within_a_pawn_of_the_classical_ones() {
+    use herald::search::values::{ValuesOptions, estimate};
+    let p = Arc::new(herald::check::load("chess").unwrap_or_else(|e| panic!("{}", e.render())));
+    let opts = ValuesOptions { games: 16, proxy_only: true, ..ValuesOptions::default() };
+    let rows = estimate(&p, &opts, &mut |_| {}).expect("self-play runs");
+    for (name, classical) in [("Knight", 3.0), ("Bishop", 3.0), ("Rook", 5.0), ("Queen", 9.0)] {
+        let v = rows.iter().find(|r| r.name == name).and_then(|r| r.proxy).expect("sampled").0;
+        assert!((v - classical).abs() < 1.0, "{name}: {v:.2} pawns, classical {classical}: {rows:?}");
+    }
+}
