@@ -600,18 +600,24 @@ impl<'a> Gen<'a> {
                 out.extend(pos.cached_legal_moves(preset).iter().map(|&m| TurnPart::Move(m)));
             }
             PartKind::Drop => {
-                let mut codes: Vec<u8> = pos.hands[us].clone();
+                // Most often (a `from` that offers nothing, an empty hand) there is nothing to drop:
+                // known before the hand is looked at.
+                let empties = squares(pos, &|c| c == cell::EMPTY);
+                if empties.is_empty() {
+                    return;
+                }
+                // A bit per kind in hand, read in increasing order: sorted and without duplicates.
+                let mut codes = pos.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << k);
                 // Pieces or kinds among the candidates restrict what may be dropped; squares, where.
                 if let Some(items) = from
-                    && let listed = kinds_listed(items)
-                    && !listed.is_empty()
+                    && let listed = kind_bits(items)
+                    && listed != 0
                 {
-                    codes.retain(|k| listed.contains(k));
+                    codes &= listed;
                 }
-                codes.sort_unstable();
-                codes.dedup();
-                let empties = squares(pos, &|c| c == cell::EMPTY);
-                for k in codes {
+                while codes != 0 {
+                    let k = codes.trailing_zeros() as u8;
+                    codes &= codes - 1;
                     let zone = preset.drop_zones[k as usize].as_ref().map(|z| &z[us]);
                     let code = cell::piece(k as usize, us);
                     let allowed = empties.iter().filter(|&&s| zone.is_none_or(|z| z[s as usize]));
