@@ -297,6 +297,37 @@ impl Position {
         self.blockers(preset, k, us, true)
     }
 
+    /// The holes whose building could expose the royal piece of `us`, which is not attacked now: on
+    /// each line an enemy rider attacks along, the first cell from the royal piece that is not
+    /// empty, when it is a hole (a new square is empty: it opens a line and holds no attacker).
+    /// `None` when that is not so simple to tell (several royals, lame, hopping, confined or shaped
+    /// attackers, facing royals).
+    pub(crate) fn hole_openers(&self, preset: &Preset, us: Side) -> Option<Pins> {
+        let k = self.royal_square(us)?;
+        let t = &preset.movement.attacks[us.other()];
+        if !t.special.is_empty() || !t.ray_codes.is_empty() || preset.facing_break {
+            return None;
+        }
+        let mut holes = Pins { squares: [0; 16], n: 0 };
+        for r in &t.rides {
+            let mut s = k as i32;
+            loop {
+                s -= r.delta as i32;
+                if self.cells[s as usize] != cell::EMPTY {
+                    break;
+                }
+            }
+            if self.cells[s as usize] == cell::HOLE {
+                if holes.n == holes.squares.len() {
+                    return None;
+                }
+                holes.squares[holes.n] = s as Sq;
+                holes.n += 1;
+            }
+        }
+        Some(holes)
+    }
+
     /// The pieces of `us` (or with `any`, of either side) that alone stand between the royal piece
     /// on `k` and an enemy rider.
     fn blockers(&self, preset: &Preset, k: Sq, us: Side, any: bool) -> Option<Pins> {

@@ -9,7 +9,7 @@ use crate::engine::turn::{Turn, TurnPart, apply_raw};
 use crate::preset::Preset;
 use crate::script::builtins::move_part;
 use crate::script::hooks::{self, Call};
-use crate::script::ir::{Body, PartSpec};
+use crate::script::ir::{Body, MAX_PARTS, PartSpec};
 use crate::script::{PartVal, ScriptError, Value};
 use crate::syntax::script::PartKind;
 use std::sync::Arc;
@@ -49,6 +49,13 @@ struct Gen<'a> {
     /// Emptied candidate lists, kept for the next part: a list is needed per part at every node,
     /// and allocating each was a tenth of the generator's time.
     spare: Vec<Vec<TurnPart>>,
+    /// The cell changes of the undo record when the turn began.
+    base: usize,
+    /// Per part, the value of its `from` when that depends on the board's shape alone (see
+    /// `Inert::from_shape`) and the shape is still the turn's first: after each candidate of an
+    /// earlier part that builds no square, the same list (Constructing's `buildable()` after every
+    /// move), worked out once.
+    from_cache: [Option<Arc<Vec<Value>>>; MAX_PARTS],
 }
 
 /// Call `visit` with the position after each legal turn (and the turn); the position is restored after.
@@ -167,7 +174,18 @@ pub enum PlayError {
 impl<'a> Gen<'a> {
     /// A generator for `mover`'s turn; `said` collects the scripts' messages, `leaf` only counts.
     fn new(preset: &'a Preset, mover: Side, said: Option<&'a mut Vec<String>>, leaf: bool) -> Self {
-        Gen { preset, mover, said, safe_at: None, leaf, counted: 0, tried: 0, spare: Vec::new() }
+        Gen {
+            preset,
+            mover,
+            said,
+            safe_at: None,
+            leaf,
+            counted: 0,
+            tried: 0,
+            spare: Vec::new(),
+            base: 0,
+            from_cache: Default::default(),
+        }
     }
 
     /// Put the turn's scratch variables (`var`) back to their initial values, so that a position
@@ -182,6 +200,7 @@ impl<'a> Gen<'a> {
 
     /// Reset the turn's scratch variables and run `on turn_start`; false if it rejected.
     fn start(&mut self, pos: &mut Position) -> Result<bool, ScriptError> {
+        self.base = pos.cell_changes();
         self.reset_vars(pos);
         let Some(body) = &self.preset.script.hooks.turn_start else { return Ok(true) };
         Ok(self.hook(pos, body, None)?.is_none())
@@ -274,15 +293,19 @@ impl<'a> Gen<'a> {
         // when a removal is to be judged (Ruddigore's curse offers none on odd moves).
         let safe_removals = cands.iter().any(|c| matches!(c, TurnPart::Remove(_))) && self.known_safe(pos);
         let blockers = if safe_removals { pos.sole_blockers(self.preset, self.mover) } else { None };
+        // Likewise building a square keeps a safe board safe unless it opens a rider's line.
+        let safe_builds = cands.iter().any(|c| matches!(c, TurnPart::Construct(_))) && self.known_safe(pos);
+        let openers = if safe_builds { pos.hole_openers(self.preset, self.mover) } else { None };
         if self.leaf && i + 1 == self.part_count() && !cands.is_empty() {
             let before = cands.len();
-            let judge = Countable::new(self, pos, blockers.as_ref());
+            let judge = Countable::new(self, pos, blockers.as_ref(), openers.as_ref());
             cands.retain(|&c| !judge.sure(pos, c, &legal_of));
             self.counted += (before - cands.len()) as u64;
         }
         let keeps_safe = |pos: &Position, c: &TurnPart| match *c {
             TurnPart::Move(_) => legal_of(c),
             TurnPart::Remove(sq) => removal_keeps_safe(pos, blockers.as_ref(), sq),
+            TurnPart::Construct(sq) => openers.as_ref().is_some_and(|o| !o.contains(sq)),
             _ => false,
         };
         for &c in &cands {
@@ -316,7 +339,7 @@ impl<'a> Gen<'a> {
         let was_safe = self.known_safe(pos);
         apply_raw(preset, pos, c);
         let keeps_safe = match c {
-            TurnPart::Move(_) | TurnPart::Remove(_) => safe,
+            TurnPart::Move(_) | TurnPart::Remove(_) | TurnPart::Construct(_) => safe,
             TurnPart::Drop(code, _) => drops_safe && !pos.is_royal_code(code),
             TurnPart::Discard(_) => was_safe,
             _ => false,
@@ -508,9 +531,10 @@ impl<'a> Gen<'a> {
     fn candidates(&mut self, pos: &mut Position, i: usize, kinds: &[PartKind]) -> Result<Vec<TurnPart>, ScriptError> {
         let preset: &'a Preset = self.preset;
         let from = match preset.script.turn.get(i).and_then(|s| s.from.as_ref()) {
-            Some(body) => Some(self.candidate_values(pos, body, kinds)?),
+            Some(body) => Some(self.part_from(pos, i, body, kinds)?),
             None => None,
         };
+        let from = from.as_deref().map(Vec::as_slice);
         let mut out = self.spare.pop().unwrap_or_else(|| Vec::with_capacity(64));
         for &kind in kinds {
             if kind == PartKind::Move && self.later_may_shield(i) {
@@ -521,7 +545,7 @@ impl<'a> Gen<'a> {
                 out.extend(moves.into_iter().map(TurnPart::Move));
                 continue;
             }
-            self.candidates_of_kind(pos, kind, from.as_deref(), &mut out);
+            self.candidates_of_kind(pos, kind, from, &mut out);
         }
         Ok(out)
     }
@@ -537,6 +561,22 @@ impl<'a> Gen<'a> {
                 .iter()
                 .skip(i + 1)
                 .any(|s| s.kinds.iter().any(|k| matches!(k, PartKind::Drop | PartKind::Remove | PartKind::Destroy)))
+    }
+
+    /// Part `i`'s `from`, from the cache when it depends on the board's shape alone and the shape
+    /// is the turn's first.
+    fn part_from(&mut self, pos: &mut Position, i: usize, body: &Body, kinds: &[PartKind]) -> R<Arc<Vec<Value>>> {
+        let shaped = i < MAX_PARTS
+            && self.preset.script.inert.from_shape.get(i).copied().unwrap_or(false)
+            && pos.shape_kept_since(self.base);
+        if shaped && let Some(v) = &self.from_cache[i] {
+            return Ok(v.clone());
+        }
+        let v = Arc::new(self.candidate_values(pos, body, kinds)?);
+        if shaped {
+            self.from_cache[i] = Some(v.clone());
+        }
+        Ok(v)
     }
 
     /// A part's `from`: a list or set (or one value) of squares, or of pieces for a `discard`.
@@ -662,10 +702,12 @@ struct Countable<'p> {
     safe_now: bool,
     /// When the board is safe now, the squares whose emptying could expose the royal piece.
     blockers: Option<&'p Pins>,
+    /// When the board is safe now, the holes whose building could expose it.
+    openers: Option<&'p Pins>,
 }
 
 impl<'p> Countable<'p> {
-    fn new(g: &Gen, pos: &Position, blockers: Option<&'p Pins>) -> Countable<'p> {
+    fn new(g: &Gen, pos: &Position, blockers: Option<&'p Pins>, openers: Option<&'p Pins>) -> Countable<'p> {
         let inert = &g.preset.script.inert;
         Countable {
             // `checks illegal` is judged when the turn ends: no candidate is sure before that.
@@ -673,6 +715,7 @@ impl<'p> Countable<'p> {
             royal_safety: g.preset.royal_safety,
             safe_now: g.known_safe(pos),
             blockers,
+            openers,
         }
     }
 
@@ -686,7 +729,7 @@ impl<'p> Countable<'p> {
             TurnPart::Discard(_) => (PartKind::Discard, self.safe_now),
             TurnPart::Remove(sq) => (PartKind::Remove, removal_keeps_safe(pos, self.blockers, sq)),
             TurnPart::Drop(..) => (PartKind::Drop, false),
-            TurnPart::Construct(_) => (PartKind::Construct, false),
+            TurnPart::Construct(sq) => (PartKind::Construct, self.openers.is_some_and(|o| !o.contains(sq))),
             TurnPart::Destroy(_) => (PartKind::Destroy, false),
         };
         self.quiet[kind as usize] && (!self.royal_safety || safe)
