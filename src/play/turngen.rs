@@ -134,6 +134,23 @@ pub fn legal_turns(pos: &mut Position, preset: &Preset) -> Result<Vec<Turn>, Scr
 /// Play a turn (one of [`legal_turns`]) with every hook, collecting what the scripts say.
 /// On an error or a refusal the position is as it was.
 pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<String>) -> Result<(), PlayError> {
+    play_as(pos, preset, turn, said, false)
+}
+
+/// [`play`] for a turn that [`legal_turns`] listed in this very position (the search's children):
+/// every hook runs as in `play`, but the parts are not looked for among their candidates again,
+/// which worked out each part's `from` and the legal moves a second time at every node searched.
+pub fn play_listed(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<String>) -> Result<(), PlayError> {
+    play_as(pos, preset, turn, said, true)
+}
+
+fn play_as(
+    pos: &mut Position,
+    preset: &Preset,
+    turn: &Turn,
+    said: &mut Vec<String>,
+    listed: bool,
+) -> Result<(), PlayError> {
     if !preset.script.active {
         if let Some(m) = turn.as_move() {
             pos.make(preset, m);
@@ -142,7 +159,7 @@ pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<Str
     }
     let mut g = Gen::new(preset, pos.side, Some(said), false);
     pos.begin_turn();
-    let r = g.play(pos, turn);
+    let r = g.play(pos, turn, listed);
     match r {
         Ok(None) => Ok(()),
         Ok(Some(why)) => {
@@ -160,7 +177,7 @@ pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<Str
 pub fn trial(pos: &mut Position, preset: &Preset, turn: &Turn) -> Result<Option<String>, ScriptError> {
     let mut g = Gen::new(preset, pos.side, None, false);
     pos.begin_turn();
-    let r = g.play(pos, turn);
+    let r = g.play(pos, turn, false);
     pos.unmake();
     r
 }
@@ -481,8 +498,9 @@ impl<'a> Gen<'a> {
         r
     }
 
-    /// Replay a chosen turn with every hook; `Some(reason)` if it was refused after all.
-    fn play(&mut self, pos: &mut Position, turn: &Turn) -> Result<Option<String>, ScriptError> {
+    /// Replay a chosen turn with every hook; `Some(reason)` if it was refused after all. `listed`:
+    /// the turn was listed in this position, so its parts are not looked for among the candidates.
+    fn play(&mut self, pos: &mut Position, turn: &Turn, listed: bool) -> Result<Option<String>, ScriptError> {
         if !self.start(pos)? {
             return Ok(Some("the turn cannot start".into()));
         }
@@ -491,6 +509,17 @@ impl<'a> Gen<'a> {
         for i in 0..self.part_count() {
             let (kinds, optional, if_possible) = self.kind_at(i);
             let next = typed.peek().copied().filter(|&c| kinds.contains(&part_value(preset, pos, c).kind));
+            if listed {
+                let Some(c) = next else { continue };
+                typed.next();
+                if let Some(why) = self.before(pos, kinds)? {
+                    return Ok(Some(why));
+                }
+                if let Some(why) = self.step(pos, c, false, false)? {
+                    return Ok(Some(why));
+                }
+                continue;
+            }
             let cands = self.candidates(pos, i, kinds)?;
             let Some(c) = next else {
                 if optional || (if_possible && cands.is_empty()) {
