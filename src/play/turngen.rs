@@ -563,7 +563,7 @@ impl<'a> Gen<'a> {
             Some(body) => Some(self.part_from(pos, i, body, kinds)?),
             None => None,
         };
-        let from = from.as_deref().map(Vec::as_slice);
+        let from = from.as_ref().map(FromList::items);
         let mut out = self.spare.pop().unwrap_or_else(|| Vec::with_capacity(64));
         for &kind in kinds {
             if kind == PartKind::Move && self.later_may_shield(i) {
@@ -594,18 +594,19 @@ impl<'a> Gen<'a> {
 
     /// Part `i`'s `from`, from the cache when it depends on the board's shape alone and the shape
     /// is the turn's first.
-    fn part_from(&mut self, pos: &mut Position, i: usize, body: &Body, kinds: &[PartKind]) -> R<Arc<Vec<Value>>> {
+    fn part_from(&mut self, pos: &mut Position, i: usize, body: &Body, kinds: &[PartKind]) -> R<FromList> {
         let shaped = i < MAX_PARTS
             && self.preset.script.inert.from_shape.get(i).copied().unwrap_or(false)
             && pos.shape_kept_since(self.base);
-        if shaped && let Some(v) = &self.from_cache[i] {
-            return Ok(v.clone());
+        if !shaped {
+            return Ok(FromList::Own(self.candidate_values(pos, body, kinds)?));
+        }
+        if let Some(v) = &self.from_cache[i] {
+            return Ok(FromList::Shared(v.clone()));
         }
         let v = Arc::new(self.candidate_values(pos, body, kinds)?);
-        if shaped {
-            self.from_cache[i] = Some(v.clone());
-        }
-        Ok(v)
+        self.from_cache[i] = Some(v.clone());
+        Ok(FromList::Shared(v))
     }
 
     /// A part's `from`: a list or set (or one value) of squares, or of pieces for a `discard`.
@@ -716,6 +717,22 @@ impl<'a> Gen<'a> {
                     out.push(TurnPart::Discard(cell::piece(k, us)));
                 }
             }
+        }
+    }
+}
+
+/// A part's `from` values: its own list, or the list cached for the turn (no allocation for the
+/// sharing when nothing is cached).
+enum FromList {
+    Own(Vec<Value>),
+    Shared(Arc<Vec<Value>>),
+}
+
+impl FromList {
+    fn items(&self) -> &[Value] {
+        match self {
+            FromList::Own(v) => v,
+            FromList::Shared(v) => v,
         }
     }
 }
