@@ -46,6 +46,15 @@ impl Budget {
     pub fn limited(max_partial_turns: u64, max_steps: u64) -> Budget {
         Budget { partial_turns: AtomicU64::new(0), steps: AtomicU64::new(0), max_partial_turns, max_steps }
     }
+
+    /// A command's budget raised to `max_partial_turns` (`herald perft --max-turns N`: a user who asks
+    /// for a deep count asked for that work), with hook steps raised in the same proportion. Never
+    /// below the default: the option only raises.
+    pub fn raised(max_partial_turns: u64) -> Budget {
+        let turns = max_partial_turns.max(MAX_PARTIAL_TURNS);
+        let steps = u128::from(MAX_STEPS) * u128::from(turns) / u128::from(MAX_PARTIAL_TURNS);
+        Budget::limited(turns, u64::try_from(steps).unwrap_or(u64::MAX))
+    }
 }
 
 /// What this thread spends, and the command it spends it for.
@@ -65,10 +74,14 @@ thread_local! {
 pub enum Spent {
     #[error(
         "this command tried more than {0} partial turns in all its listings of turns (turns of \
-         several parts multiply; limit the candidates with `from`)"
+         several parts multiply; limit the candidates with `from`; `herald perft --max-turns N` \
+         raises the limit for one count)"
     )]
     PartialTurns(u64),
-    #[error("this command's hooks ran for more than {0} steps in all")]
+    #[error(
+        "this command's hooks ran for more than {0} steps in all (`herald perft --max-turns N` raises \
+         the limit for one count)"
+    )]
     Steps(u64),
 }
 
@@ -160,6 +173,19 @@ mod tests {
             assert_eq!(steps(BATCH), Err(Spent::Steps(MAX_STEPS)), "restored");
         });
         assert!(current().is_none());
+    }
+
+    #[test]
+    fn a_raised_budget_raises_both_limits_in_proportion_and_never_lowers_them() {
+        let b = Budget::raised(MAX_PARTIAL_TURNS * 10);
+        assert_eq!((b.max_partial_turns, b.max_steps), (MAX_PARTIAL_TURNS * 10, MAX_STEPS * 10));
+        let b = Budget::raised(5);
+        assert_eq!((b.max_partial_turns, b.max_steps), (MAX_PARTIAL_TURNS, MAX_STEPS));
+        assert_eq!(Budget::raised(u64::MAX).max_steps, u64::MAX);
+        under(Some(Arc::new(Budget::raised(MAX_PARTIAL_TURNS * 2))), || {
+            assert_eq!(command(|| partial_turns(MAX_PARTIAL_TURNS + BATCH)), Ok(()), "a command runs under it");
+            assert_eq!(partial_turns(MAX_PARTIAL_TURNS), Err(Spent::PartialTurns(MAX_PARTIAL_TURNS * 2)));
+        });
     }
 
     #[test]

@@ -73,6 +73,11 @@ enum Cmd {
         /// as Fairy-Stockfish and published perft suites do (checkmate and stalemate still end).
         #[arg(long)]
         no_draws: bool,
+        /// Partial turns (parts applied with their hooks) this count may try in all, for a deep
+        /// perft of a scripted preset; hook steps are raised in proportion (default and minimum:
+        /// 200000000 partial turns, 4000000000 steps).
+        #[arg(long, value_name = "N")]
+        max_turns: Option<u64>,
     },
     /// Run sample games (default: tests/games).
     Test { paths: Vec<PathBuf> },
@@ -179,8 +184,9 @@ fn command(cli: Cli) -> ExitCode {
         Some(Cmd::Check { presets }) => return check_presets(&presets),
         Some(Cmd::Moves(p)) => moves(&p),
         Some(Cmd::Show(p)) => show(&p),
-        Some(Cmd::Perft { at, depth, divide, no_bulk, threads, no_draws }) => {
-            perft(&at, depth, divide, !no_bulk, threads, no_draws)
+        Some(Cmd::Perft { at, depth, divide, no_bulk, threads, no_draws, max_turns }) => {
+            let budget = max_turns.map(|n| std::sync::Arc::new(herald::budget::Budget::raised(n)));
+            herald::budget::under(budget, || perft(&at, depth, divide, !no_bulk, threads, no_draws))
         }
         Some(Cmd::Test { paths }) => return test(paths),
         Some(Cmd::Selfplay { preset, games, seed, time, nodes, depth, max_plies, random_plies, save }) => {

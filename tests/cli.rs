@@ -124,3 +124,19 @@ fn counted_checks_in_the_fen_and_horde_positions_without_warnings() {
     assert_eq!(text(&out.stderr), "");
     assert!(text(&out.stdout).ends_with("\n4 legal\n"), "{}", text(&out.stdout));
 }
+
+/// `perft --max-turns N` runs the count under a raised command budget: the same count (the option
+/// only raises the limit, so a small N changes nothing), on the threads too, and a bad N is refused.
+#[test]
+fn perft_max_turns_raises_the_budget_for_one_count() {
+    let dir = scratch("perft_max_turns");
+    for args in [
+        &["perft", "ruddigore", "3", "--max-turns", "1"][..],
+        &["perft", "ruddigore", "3", "--max-turns", "300000000", "--threads", "2"],
+    ] {
+        let out = herald(args, "", &dir);
+        assert!(text(&out.stdout).starts_with("perft 3 nodes 411921 "), "{}", text(&out.stdout));
+    }
+    let out = herald(&["perft", "ruddigore", "2", "--max-turns", "lots"], "", &dir);
+    assert!(!out.status.success() && text(&out.stderr).contains("--max-turns"), "{}", text(&out.stderr));
+}

@@ -154,3 +154,22 @@ fn specialised_expressions_give_the_general_values() {
         assert_eq!(a, b, "`{special}` and `{general}` differ");
     }
 }
+
+/// Constructing's `buildable()` reads only the board's shape and the mover, so the turn generator
+/// works it out once per position and reuses it after every move that builds nothing
+/// (`Inert::from_shape`); made to read a hand as well, it is worked out again after every move, and
+/// both count the same.
+#[test]
+fn constructing_from_of_the_shape_alone_is_reused_and_counts_as_worked_out_again() {
+    let shipped = herald::check::load("constructing").expect("the shipped preset loads");
+    assert_eq!(shipped.script.inert.from_shape, [false, true]);
+    let text = rewritten(
+        "constructing",
+        &[("if light(s) == (mover == white) {", "if light(s) == (mover == white) and len(hand(mover)) >= 0 {")],
+    );
+    let general = herald::check::load_text("presets/general-constructing.preset", &text)
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+    assert_eq!(general.script.inert.from_shape, [false, false]);
+    let (a, b) = (perft_of(Arc::new(shipped), None, 2), perft_of(Arc::new(general), None, 2));
+    assert_eq!((a, b), (35177, 35177));
+}

@@ -121,13 +121,10 @@ impl Position {
     /// expose the royal piece on `k`, which is not attacked now: the pieces of `us` alone between it
     /// and an enemy rider; the lame paths of enemy leapers aimed at it; and on a line a hopper or a
     /// confined rider could attack along, the squares up to its second piece (its first two pieces
-    /// decide that attack). `None` when shaped (crooked, multi-leg) captures are on the board.
+    /// decide that attack); the squares of shaped (crooked, multi-leg) paths of enemy pieces aimed at it.
     fn guard(&self, preset: &Preset, k: Sq, us: Side) -> Option<Guard> {
         let them = us.other();
         let t = &preset.movement.attacks[them];
-        if t.ray_codes.iter().any(|&code| self.counts[cell::code(code) as usize] > 0) {
-            return None;
-        }
         if preset.geo.cells > GUARD_WORDS * 64 {
             return None;
         }
@@ -138,6 +135,20 @@ impl Position {
         }
         let cells = &self.cells;
         let k = k.idx();
+        // The shaped paths of enemy pieces aimed at it: emptying a square of one could open it.
+        let n = t.ray_codes.len();
+        for (j, &code) in t.ray_codes.iter().enumerate() {
+            if self.counts[code as usize] == 0 {
+                continue;
+            }
+            let rays = &preset.movement.rays[them][cell::kind(code)];
+            for e in &t.back_paths[t.path_at[k * n + j] as usize..t.path_at[k * n + j + 1] as usize] {
+                if cell::code(cells[e.origin.idx()]) == code {
+                    let path = &rays[e.origin.idx()][e.ray as usize].squares[..e.at as usize];
+                    path.iter().for_each(|&s| g.add(s));
+                }
+            }
+        }
         if t.back_at.is_empty() {
             return Some(g);
         }
@@ -284,6 +295,37 @@ impl Position {
             return None;
         }
         self.blockers(preset, k, us, true)
+    }
+
+    /// The holes whose building could expose the royal piece of `us`, which is not attacked now: on
+    /// each line an enemy rider attacks along, the first cell from the royal piece that is not
+    /// empty, when it is a hole (a new square is empty: it opens a line and holds no attacker).
+    /// `None` when that is not so simple to tell (several royals, lame, hopping, confined or shaped
+    /// attackers, facing royals).
+    pub(crate) fn hole_openers(&self, preset: &Preset, us: Side) -> Option<Pins> {
+        let k = self.royal_square(us)?;
+        let t = &preset.movement.attacks[us.other()];
+        if !t.special.is_empty() || !t.ray_codes.is_empty() || preset.facing_break {
+            return None;
+        }
+        let mut holes = Pins { squares: [Sq::NONE; 16], n: 0 };
+        for r in &t.rides {
+            let mut s = k.idx() as i32;
+            loop {
+                s -= r.delta as i32;
+                if self.cells[s as usize] != cell::EMPTY {
+                    break;
+                }
+            }
+            if self.cells[s as usize] == cell::HOLE {
+                if holes.n == holes.squares.len() {
+                    return None;
+                }
+                holes.squares[holes.n] = Sq::new(s as usize);
+                holes.n += 1;
+            }
+        }
+        Some(holes)
     }
 
     /// The pieces of `us` (or with `any`, of either side) that alone stand between the royal piece

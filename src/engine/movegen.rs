@@ -404,9 +404,31 @@ impl Position {
         if !t.back_at.is_empty() && self.back_attack(preset, t, sq.idx()) {
             return true;
         }
-        // The slow path scans the board for its piece: only for pieces that are on it.
-        let present = |code: u8| self.counts[cell::code(code) as usize] > 0;
-        t.ray_codes.iter().any(|&code| present(code) && self.ray_attack(preset, sq, code, by))
+        !t.ray_codes.is_empty() && self.path_attack(preset, t, sq.idx(), by)
+    }
+
+    /// A capture along a shaped path onto cell `target`, from the reverse table compiled at load:
+    /// only the paths that end there, of the codes on the board.
+    fn path_attack(&self, preset: &Preset, t: &AttackTables, target: usize, by: Side) -> bool {
+        let cells = &self.cells;
+        let n = t.ray_codes.len();
+        for (j, &code) in t.ray_codes.iter().enumerate() {
+            if self.counts[code as usize] == 0 {
+                continue;
+            }
+            let rays = &preset.movement.rays[by][cell::kind(code)];
+            let b = target * n + j;
+            for e in &t.back_paths[t.path_at[b] as usize..t.path_at[b + 1] as usize] {
+                if cell::code(cells[e.origin.idx()]) == code
+                    && rays[e.origin.idx()][e.ray as usize].squares[..e.at as usize]
+                        .iter()
+                        .all(|&s| cells[s.idx()] == cell::EMPTY)
+                {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// The special captures (lame, confined, hopping, initial-only, restricted) onto cell `target`,
@@ -461,16 +483,6 @@ impl Position {
             }
         }
         false
-    }
-
-    /// Whether a piece of this code attacks `target` along one of its compiled paths.
-    fn ray_attack(&self, preset: &Preset, target: Sq, code: u8, by: Side) -> bool {
-        let rays = &preset.movement.rays[by][cell::kind(code)];
-        // Only the side's own pieces are looked at (a few), not every square of the board.
-        self.occupied_by(by).any(|from| {
-            cell::code(self.cells[from.idx()]) == code
-                && rays[from.idx()].iter().any(|r| r.flags & flag::CAPTURE != 0 && self.ray_reaches(r, target))
-        })
     }
 
     /// The squares the piece on `from` could capture on, were an enemy piece there.

@@ -82,6 +82,21 @@ pub struct AttackTables {
     pub back_leaps: Vec<LeapBack>,
     pub line_at: Vec<u32>,
     pub back_lines: Vec<LineBack>,
+    /// The capturing [`Ray`]s of `ray_codes`, compiled backwards from each target cell, so that
+    /// "is this square attacked?" looks at the few paths ending there instead of every path of
+    /// every such piece: `path_at[cell * ray_codes.len() + j]..` (to the next entry) index
+    /// `back_paths` for the `j`th code. Empty when `ray_codes` is.
+    pub path_at: Vec<u32>,
+    pub back_paths: Vec<PathBack>,
+}
+
+/// A capturing shaped path seen from its target: the piece on `origin` captures there when the
+/// first `at` squares of its ray (`rays[side][kind][origin][ray]`) are empty.
+#[derive(Clone, Copy, Debug)]
+pub struct PathBack {
+    pub origin: Sq,
+    pub at: u16,
+    pub ray: u32,
 }
 
 /// A lame, confined or initial-only leap seen from its target: a piece of `codes` on `origin`
@@ -342,6 +357,10 @@ pub fn compile(
         attacking.clear();
         attacking_dirs.clear();
         m.attacks[side].ray_codes = ray_codes;
+        if !compile_back_paths(geo, &mut m, side, &mut work) {
+            let kind = m.attacks[side].ray_codes.first().map_or(0, |&c| cell::kind(c));
+            return Err(TooMuchWork { kind });
+        }
         for (kind, steps) in m.steps[side].iter().enumerate() {
             if steps.iter().any(|s| s.flags & flag::EP != 0) {
                 m.ep_capturers |= 1u128 << cell::piece(kind, side);
@@ -701,6 +720,50 @@ fn compile_back(geo: &Geometry, m: &mut Movement, side: Side) {
     let t = &mut m.attacks[side];
     t.special = special;
     (t.back_at, t.back_leaps, t.line_at, t.back_lines) = (back_at, leaps, line_at, lines);
+}
+
+/// The reverse table of `side`'s capturing shaped paths ([`AttackTables::back_paths`]): for each
+/// path, the first square at or after its first destination where each target is met (further on,
+/// the same target would need the same squares empty and more). One unit of `work` per entry; false
+/// once it is spent.
+fn compile_back_paths(geo: &Geometry, m: &mut Movement, side: Side, work: &mut Work) -> bool {
+    let codes = m.attacks[side].ray_codes.clone();
+    if codes.is_empty() {
+        return true;
+    }
+    let n = codes.len();
+    // (bucket, entry), sorted by bucket (target cell, then code) below.
+    let mut found: Vec<(u32, PathBack)> = Vec::new();
+    for (j, &code) in codes.iter().enumerate() {
+        let by_cell = &m.rays[side][cell::kind(code)];
+        for (origin, rays) in by_cell.iter().enumerate() {
+            for (ri, r) in rays.iter().enumerate().filter(|(_, r)| r.flags & flag::CAPTURE != 0) {
+                for (i, &to) in r.squares.iter().enumerate().skip(r.first_dest as usize) {
+                    if r.squares[r.first_dest as usize..i].contains(&to) {
+                        continue;
+                    }
+                    if !work.spend(1) {
+                        return false;
+                    }
+                    let bucket = (to.idx() * n + j) as u32;
+                    found.push((bucket, PathBack { origin: Sq::new(origin), at: i as u16, ray: ri as u32 }));
+                }
+            }
+        }
+    }
+    found.sort_by_key(|&(b, e)| (b, e.origin, e.ray));
+    let mut path_at = vec![0u32; geo.cells * n + 1];
+    let mut k = 0;
+    for (b, at) in path_at.iter_mut().enumerate() {
+        while k < found.len() && (found[k].0 as usize) < b {
+            k += 1;
+        }
+        *at = k as u32;
+    }
+    let t = &mut m.attacks[side];
+    t.path_at = path_at;
+    t.back_paths = found.into_iter().map(|(_, e)| e).collect();
+    true
 }
 
 fn attack_tables(steps: &[Vec<Step>], dirs: &[Vec<(i8, i8)>], side: Side, max_range: u8) -> AttackTables {

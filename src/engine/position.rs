@@ -519,6 +519,14 @@ impl Position {
         self.changes.len()
     }
 
+    /// Whether which squares exist (the board's shape) is as it was when the undo record held `at`
+    /// cell changes: no change since then made or filled a hole.
+    pub fn shape_kept_since(&self, at: usize) -> bool {
+        self.changes
+            .get(at..)
+            .is_some_and(|c| c.iter().all(|&(sq, old)| old != cell::HOLE && self.cells[sq.idx()] != cell::HOLE))
+    }
+
     pub fn log_part(&mut self, p: PartVal) {
         self.log.push(p);
         self.log_pushes += 1;

@@ -9,7 +9,7 @@ use crate::engine::turn::{Turn, TurnPart, apply_raw};
 use crate::preset::Preset;
 use crate::script::builtins::move_part;
 use crate::script::hooks::{self, Call};
-use crate::script::ir::{Body, PartSpec};
+use crate::script::ir::{Body, MAX_PARTS, PartSpec};
 use crate::script::{PartVal, ScriptError, Value};
 use crate::syntax::script::PartKind;
 use std::sync::Arc;
@@ -49,6 +49,13 @@ struct Gen<'a> {
     /// Emptied candidate lists, kept for the next part: a list is needed per part at every node,
     /// and allocating each was a tenth of the generator's time.
     spare: Vec<Vec<TurnPart>>,
+    /// The cell changes of the undo record when the turn began.
+    base: usize,
+    /// Per part, the value of its `from` when that depends on the board's shape alone (see
+    /// `Inert::from_shape`) and the shape is still the turn's first: after each candidate of an
+    /// earlier part that builds no square, the same list (Constructing's `buildable()` after every
+    /// move), worked out once.
+    from_cache: [Option<Arc<Vec<Value>>>; MAX_PARTS],
 }
 
 /// Call `visit` with the position after each legal turn (and the turn); the position is restored after.
@@ -127,6 +134,23 @@ pub fn legal_turns(pos: &mut Position, preset: &Preset) -> Result<Vec<Turn>, Scr
 /// Play a turn (one of [`legal_turns`]) with every hook, collecting what the scripts say.
 /// On an error or a refusal the position is as it was.
 pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<String>) -> Result<(), PlayError> {
+    play_as(pos, preset, turn, said, false)
+}
+
+/// [`play`] for a turn that [`legal_turns`] listed in this very position (the search's children):
+/// every hook runs as in `play`, but the parts are not looked for among their candidates again,
+/// which worked out each part's `from` and the legal moves a second time at every node searched.
+pub fn play_listed(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<String>) -> Result<(), PlayError> {
+    play_as(pos, preset, turn, said, true)
+}
+
+fn play_as(
+    pos: &mut Position,
+    preset: &Preset,
+    turn: &Turn,
+    said: &mut Vec<String>,
+    listed: bool,
+) -> Result<(), PlayError> {
     if !preset.script.active {
         if let Some(m) = turn.as_move() {
             pos.make(preset, m);
@@ -135,7 +159,7 @@ pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<Str
     }
     let mut g = Gen::new(preset, pos.side, Some(said), false);
     pos.begin_turn();
-    let r = g.play(pos, turn);
+    let r = g.play(pos, turn, listed);
     match r {
         Ok(None) => Ok(()),
         Ok(Some(why)) => {
@@ -153,7 +177,7 @@ pub fn play(pos: &mut Position, preset: &Preset, turn: &Turn, said: &mut Vec<Str
 pub fn trial(pos: &mut Position, preset: &Preset, turn: &Turn) -> Result<Option<String>, ScriptError> {
     let mut g = Gen::new(preset, pos.side, None, false);
     pos.begin_turn();
-    let r = g.play(pos, turn);
+    let r = g.play(pos, turn, false);
     pos.unmake();
     r
 }
@@ -167,7 +191,18 @@ pub enum PlayError {
 impl<'a> Gen<'a> {
     /// A generator for `mover`'s turn; `said` collects the scripts' messages, `leaf` only counts.
     fn new(preset: &'a Preset, mover: Side, said: Option<&'a mut Vec<String>>, leaf: bool) -> Self {
-        Gen { preset, mover, said, safe_at: None, leaf, counted: 0, tried: 0, spare: Vec::new() }
+        Gen {
+            preset,
+            mover,
+            said,
+            safe_at: None,
+            leaf,
+            counted: 0,
+            tried: 0,
+            spare: Vec::new(),
+            base: 0,
+            from_cache: Default::default(),
+        }
     }
 
     /// Put the turn's scratch variables (`var`) back to their initial values, so that a position
@@ -182,6 +217,7 @@ impl<'a> Gen<'a> {
 
     /// Reset the turn's scratch variables and run `on turn_start`; false if it rejected.
     fn start(&mut self, pos: &mut Position) -> Result<bool, ScriptError> {
+        self.base = pos.cell_changes();
         self.reset_vars(pos);
         let Some(body) = &self.preset.script.hooks.turn_start else { return Ok(true) };
         Ok(self.hook(pos, body, None)?.is_none())
@@ -274,15 +310,19 @@ impl<'a> Gen<'a> {
         // when a removal is to be judged (Ruddigore's curse offers none on odd moves).
         let safe_removals = cands.iter().any(|c| matches!(c, TurnPart::Remove(_))) && self.known_safe(pos);
         let blockers = if safe_removals { pos.sole_blockers(self.preset, self.mover) } else { None };
+        // Likewise building a square keeps a safe board safe unless it opens a rider's line.
+        let safe_builds = cands.iter().any(|c| matches!(c, TurnPart::Construct(_))) && self.known_safe(pos);
+        let openers = if safe_builds { pos.hole_openers(self.preset, self.mover) } else { None };
         if self.leaf && i + 1 == self.part_count() && !cands.is_empty() {
             let before = cands.len();
-            let judge = Countable::new(self, pos, blockers.as_ref());
+            let judge = Countable::new(self, pos, blockers.as_ref(), openers.as_ref());
             cands.retain(|&c| !judge.sure(pos, c, &legal_of));
             self.counted += (before - cands.len()) as u64;
         }
         let keeps_safe = |pos: &Position, c: &TurnPart| match *c {
             TurnPart::Move(_) => legal_of(c),
             TurnPart::Remove(sq) => removal_keeps_safe(pos, blockers.as_ref(), sq),
+            TurnPart::Construct(sq) => openers.as_ref().is_some_and(|o| !o.contains(sq)),
             _ => false,
         };
         for &c in &cands {
@@ -316,7 +356,7 @@ impl<'a> Gen<'a> {
         let was_safe = self.known_safe(pos);
         apply_raw(preset, pos, c);
         let keeps_safe = match c {
-            TurnPart::Move(_) | TurnPart::Remove(_) => safe,
+            TurnPart::Move(_) | TurnPart::Remove(_) | TurnPart::Construct(_) => safe,
             TurnPart::Drop(code, _) => drops_safe && !pos.is_royal_code(code),
             TurnPart::Discard(_) => was_safe,
             _ => false,
@@ -458,8 +498,9 @@ impl<'a> Gen<'a> {
         r
     }
 
-    /// Replay a chosen turn with every hook; `Some(reason)` if it was refused after all.
-    fn play(&mut self, pos: &mut Position, turn: &Turn) -> Result<Option<String>, ScriptError> {
+    /// Replay a chosen turn with every hook; `Some(reason)` if it was refused after all. `listed`:
+    /// the turn was listed in this position, so its parts are not looked for among the candidates.
+    fn play(&mut self, pos: &mut Position, turn: &Turn, listed: bool) -> Result<Option<String>, ScriptError> {
         if !self.start(pos)? {
             return Ok(Some("the turn cannot start".into()));
         }
@@ -468,6 +509,17 @@ impl<'a> Gen<'a> {
         for i in 0..self.part_count() {
             let (kinds, optional, if_possible) = self.kind_at(i);
             let next = typed.peek().copied().filter(|&c| kinds.contains(&part_value(preset, pos, c).kind));
+            if listed {
+                let Some(c) = next else { continue };
+                typed.next();
+                if let Some(why) = self.before(pos, kinds)? {
+                    return Ok(Some(why));
+                }
+                if let Some(why) = self.step(pos, c, false, false)? {
+                    return Ok(Some(why));
+                }
+                continue;
+            }
             let cands = self.candidates(pos, i, kinds)?;
             let Some(c) = next else {
                 if optional || (if_possible && cands.is_empty()) {
@@ -508,9 +560,10 @@ impl<'a> Gen<'a> {
     fn candidates(&mut self, pos: &mut Position, i: usize, kinds: &[PartKind]) -> Result<Vec<TurnPart>, ScriptError> {
         let preset: &'a Preset = self.preset;
         let from = match preset.script.turn.get(i).and_then(|s| s.from.as_ref()) {
-            Some(body) => Some(self.candidate_values(pos, body, kinds)?),
+            Some(body) => Some(self.part_from(pos, i, body, kinds)?),
             None => None,
         };
+        let from = from.as_ref().map(FromList::items);
         let mut out = self.spare.pop().unwrap_or_else(|| Vec::with_capacity(64));
         for &kind in kinds {
             if kind == PartKind::Move && self.later_may_shield(i) {
@@ -521,7 +574,7 @@ impl<'a> Gen<'a> {
                 out.extend(moves.into_iter().map(TurnPart::Move));
                 continue;
             }
-            self.candidates_of_kind(pos, kind, from.as_deref(), &mut out);
+            self.candidates_of_kind(pos, kind, from, &mut out);
         }
         Ok(out)
     }
@@ -537,6 +590,23 @@ impl<'a> Gen<'a> {
                 .iter()
                 .skip(i + 1)
                 .any(|s| s.kinds.iter().any(|k| matches!(k, PartKind::Drop | PartKind::Remove | PartKind::Destroy)))
+    }
+
+    /// Part `i`'s `from`, from the cache when it depends on the board's shape alone and the shape
+    /// is the turn's first.
+    fn part_from(&mut self, pos: &mut Position, i: usize, body: &Body, kinds: &[PartKind]) -> R<FromList> {
+        let shaped = i < MAX_PARTS
+            && self.preset.script.inert.from_shape.get(i).copied().unwrap_or(false)
+            && pos.shape_kept_since(self.base);
+        if !shaped {
+            return Ok(FromList::Own(self.candidate_values(pos, body, kinds)?));
+        }
+        if let Some(v) = &self.from_cache[i] {
+            return Ok(FromList::Shared(v.clone()));
+        }
+        let v = Arc::new(self.candidate_values(pos, body, kinds)?);
+        self.from_cache[i] = Some(v.clone());
+        Ok(FromList::Shared(v))
     }
 
     /// A part's `from`: a list or set (or one value) of squares, or of pieces for a `discard`.
@@ -600,18 +670,24 @@ impl<'a> Gen<'a> {
                 out.extend(pos.cached_legal_moves(preset).iter().map(|&m| TurnPart::Move(m)));
             }
             PartKind::Drop => {
-                let mut codes: Vec<u8> = pos.hands[us].clone();
+                // Most often (a `from` that offers nothing, an empty hand) there is nothing to drop:
+                // known before the hand is looked at.
+                let empties = squares(pos, &|c| c == cell::EMPTY);
+                if empties.is_empty() {
+                    return;
+                }
+                // A bit per kind in hand, read in increasing order: sorted and without duplicates.
+                let mut codes = pos.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << k);
                 // Pieces or kinds among the candidates restrict what may be dropped; squares, where.
                 if let Some(items) = from
-                    && let listed = kinds_listed(items)
-                    && !listed.is_empty()
+                    && let listed = kind_bits(items)
+                    && listed != 0
                 {
-                    codes.retain(|k| listed.contains(k));
+                    codes &= listed;
                 }
-                codes.sort_unstable();
-                codes.dedup();
-                let empties = squares(pos, &|c| c == cell::EMPTY);
-                for k in codes {
+                while codes != 0 {
+                    let k = codes.trailing_zeros() as u8;
+                    codes &= codes - 1;
                     let zone = preset.drop_zones[k as usize].as_ref().map(|z| &z[us]);
                     let code = cell::piece(k as usize, us);
                     let allowed = empties.iter().filter(|&&s| zone.is_none_or(|z| z[s.idx()]));
@@ -645,6 +721,22 @@ impl<'a> Gen<'a> {
     }
 }
 
+/// A part's `from` values: its own list, or the list cached for the turn (no allocation for the
+/// sharing when nothing is cached).
+enum FromList {
+    Own(Vec<Value>),
+    Shared(Arc<Vec<Value>>),
+}
+
+impl FromList {
+    fn items(&self) -> &[Value] {
+        match self {
+            FromList::Own(v) => v,
+            FromList::Shared(v) => v,
+        }
+    }
+}
+
 /// In `leaf` mode, which candidates of the last part are sure to make a legal turn: no hook after
 /// them could refuse one, and the mover's royal piece is known to stay safe. What does not depend
 /// on the candidate is worked out once per part.
@@ -656,10 +748,12 @@ struct Countable<'p> {
     safe_now: bool,
     /// When the board is safe now, the squares whose emptying could expose the royal piece.
     blockers: Option<&'p Pins>,
+    /// When the board is safe now, the holes whose building could expose it.
+    openers: Option<&'p Pins>,
 }
 
 impl<'p> Countable<'p> {
-    fn new(g: &Gen, pos: &Position, blockers: Option<&'p Pins>) -> Countable<'p> {
+    fn new(g: &Gen, pos: &Position, blockers: Option<&'p Pins>, openers: Option<&'p Pins>) -> Countable<'p> {
         let inert = &g.preset.script.inert;
         Countable {
             // `checks illegal` is judged when the turn ends: no candidate is sure before that.
@@ -667,6 +761,7 @@ impl<'p> Countable<'p> {
             royal_safety: g.preset.royal_safety,
             safe_now: g.known_safe(pos),
             blockers,
+            openers,
         }
     }
 
@@ -680,7 +775,7 @@ impl<'p> Countable<'p> {
             TurnPart::Discard(_) => (PartKind::Discard, self.safe_now),
             TurnPart::Remove(sq) => (PartKind::Remove, removal_keeps_safe(pos, self.blockers, sq)),
             TurnPart::Drop(..) => (PartKind::Drop, false),
-            TurnPart::Construct(_) => (PartKind::Construct, false),
+            TurnPart::Construct(sq) => (PartKind::Construct, self.openers.is_some_and(|o| !o.contains(sq))),
             TurnPart::Destroy(_) => (PartKind::Destroy, false),
         };
         self.quiet[kind as usize] && (!self.royal_safety || safe)

@@ -264,4 +264,8 @@ pub struct Inert {
     pub end: bool,
     /// Per part kind: its `before` hook is absent or quiet.
     pub before: [bool; 6],
+    /// Per part of the turn: its `from` reads nothing of the position but the board's shape (which
+    /// squares exist) and the mover, so its value holds for every candidate of an earlier part that
+    /// builds or removes no square (Constructing's `buildable()` after each move).
+    pub from_shape: Vec<bool>,
 }

@@ -204,7 +204,9 @@ impl Core {
     /// Play a generated turn with every hook; false if a hook refused it after all.
     pub fn make(&mut self, p: &Preset, pos: &mut Position, t: &Turn) -> R<bool> {
         self.said.clear();
-        match turngen::play(pos, p, t, &mut self.said) {
+        // Every turn searched was listed by `generate` in this position: its parts are not looked
+        // for among their candidates again.
+        match turngen::play_listed(pos, p, t, &mut self.said) {
             Ok(()) => Ok(true),
             Err(PlayError::Rejected(_)) => Ok(false),
             Err(PlayError::Script(e)) => Err(Abort::Script(e)),
