@@ -85,7 +85,7 @@ fn ops_shape(ops: &[Op], f: &[bool]) -> bool {
 fn code_shape(c: &Code, f: &[bool]) -> bool {
     match &c.ex {
         Ex::Const(_) | Ex::Local(_) | Ex::Mover | Ex::Opponent => true,
-        Ex::Global(_) | Ex::Part | Ex::LocalField(..) | Ex::PartField(_) | Ex::LenThisTurn(_) | Ex::Field(..) => false,
+        Ex::Global(_) | Ex::Part | Ex::LocalField(..) | Ex::PartField(_) | Ex::Field(..) => false,
         Ex::CountPieces(..) => false,
         Ex::IsConst(e, ..) | Ex::Not(e) | Ex::Neg(e) => code_shape(e, f),
         Ex::Builtin1(b, e) | Ex::Read(b, e) => reads_shape_only(*b) && code_shape(e, f),
