@@ -86,34 +86,57 @@ impl Position {
     /// Drop the moves that leave the mover's royal piece attacked (the order of the rest may change).
     fn retain_safe(&mut self, preset: &Preset, out: &mut Vec<Move>) {
         let us = self.side;
-        let them = us.other();
         if preset.explode.is_some() {
             return out.retain(|&m| self.safe_blast(preset, m));
         }
         let royal = self.royal_square(us);
         // Not in check: a move is safe unless it moves the royal piece, is special (e.p., castling),
         // or empties or fills a square where that could expose the royal piece (`Guard`).
-        let guard = royal.and_then(|k| (!self.attacked(preset, k, them)).then(|| self.guard(preset, k, us)).flatten());
-        let mut i = 0;
-        while i < out.len() {
-            // A gating move is judged as the move alone, as Fairy-Stockfish judges it: the piece
-            // entering behind a pinned piece does not free it (and cannot expose anything).
-            let m = Move { gate: 0, ..out[i] };
-            let ok = match (royal, &guard) {
-                (Some(k), Some(g))
-                    if m.from != k && m.flags & (mflag::EP | mflag::CASTLE) == 0 && !g.has(m.from) && !g.has(m.to) =>
+        let mut g = Guard { bits: [0; GUARD_WORDS] };
+        if let Some(k) = royal
+            && self.guard(preset, k, us, &mut g)
+        {
+            let mut i = 0;
+            while i < out.len() {
+                // A gating move is judged as the move alone, as Fairy-Stockfish judges it: the piece
+                // entering behind a pinned piece does not free it (and cannot expose anything).
+                let m = Move { gate: 0, ..out[i] };
+                let ok = if m.from != k && m.flags & (mflag::EP | mflag::CASTLE) == 0 && !g.has(m.from) && !g.has(m.to)
                 {
                     !self.promotes_royal(m, Some(k)) || self.safe_by_make(preset, m)
+                } else {
+                    self.safe_alone(preset, m, royal)
+                };
+                if ok {
+                    i += 1;
+                } else {
+                    out.swap_remove(i);
                 }
-                (Some(k), _) if !self.promotes_royal(m, Some(k)) => self.safe_by_cells(preset, m, k),
-                (None, _) if self.royal_count(us) == 0 && !self.promotes_royal(m, None) => true,
-                _ => self.safe_by_make(preset, m),
-            };
-            if ok {
+            }
+            return;
+        }
+        if royal.is_none() && self.royal_count(us) == 0 {
+            // No royal piece to expose: only a move that makes one is tried.
+            return out.retain(|&m| !self.promotes_royal(m, None) || self.safe_by_make(preset, Move { gate: 0, ..m }));
+        }
+        let mut i = 0;
+        while i < out.len() {
+            if self.safe_alone(preset, Move { gate: 0, ..out[i] }, royal) {
                 i += 1;
             } else {
                 out.swap_remove(i);
             }
+        }
+    }
+
+    /// Whether a move (its gating left out) leaves the mover's royal piece, on `royal` when it has
+    /// one, unattacked, judged without a [`Guard`].
+    fn safe_alone(&mut self, preset: &Preset, m: Move, royal: Option<Sq>) -> bool {
+        let us = self.side;
+        match royal {
+            Some(k) if !self.promotes_royal(m, Some(k)) => self.safe_by_cells(preset, m, k),
+            None if self.royal_count(us) == 0 && !self.promotes_royal(m, None) => true,
+            _ => self.safe_by_make(preset, m),
         }
     }
 
@@ -122,24 +145,26 @@ impl Position {
     /// and an enemy rider; the lame paths of enemy leapers aimed at it; and on a line a hopper or a
     /// confined rider could attack along, the squares up to its second piece (its first two pieces
     /// decide that attack). `None` when shaped (crooked, multi-leg) captures are on the board.
-    fn guard(&self, preset: &Preset, k: Sq, us: Side) -> Option<Guard> {
+    ///
+    /// Fills `g` and returns true, or returns false when the royal piece is attacked now (the
+    /// same ride walk finds the attackers and the pinned pieces).
+    fn guard(&self, preset: &Preset, k: Sq, us: Side, g: &mut Guard) -> bool {
         let them = us.other();
         let t = &preset.movement.attacks[them];
         if t.ray_codes.iter().any(|&code| self.counts[cell::code(code) as usize] > 0) {
-            return None;
+            return false;
         }
         if preset.geo.cells > GUARD_WORDS * 64 {
-            return None;
+            return false;
         }
-        let mut g = Guard { bits: [0; GUARD_WORDS] };
-        let pins = self.blockers(preset, k, us, false)?;
+        let Some(pins) = self.pins_unless_attacked(preset, k, us) else { return false };
         for &sq in &pins.squares[..pins.n] {
             g.add(sq);
         }
         let cells = &self.cells;
         let k = k as usize;
         if t.back_at.is_empty() {
-            return Some(g);
+            return true;
         }
         for l in &t.back_leaps[t.back_at[k] as usize..t.back_at[k + 1] as usize] {
             if (l.codes >> cell::code(cells[l.origin as usize])) & 1 != 0 {
@@ -169,7 +194,7 @@ impl Position {
                 l.squares[..end].iter().for_each(|&s| g.add(s));
             }
         }
-        Some(g)
+        true
     }
 
     /// Whether a move changes which pieces are royal (a royal piece promotes, or a piece promotes to
@@ -284,6 +309,54 @@ impl Position {
             return None;
         }
         self.blockers(preset, k, us, true)
+    }
+
+    /// The pieces of `us` that alone stand between the royal piece on `k` and an enemy rider, or
+    /// `None` when it is attacked (by anything) or they are too many to list: [`Self::attacked`]
+    /// and [`Self::blockers`] in one walk along the rider lines.
+    fn pins_unless_attacked(&self, preset: &Preset, k: Sq, us: Side) -> Option<Pins> {
+        let them = us.other();
+        let t = &preset.movement.attacks[them];
+        let cells = &self.cells;
+        let mut pins = Pins { squares: [0; 16], n: 0 };
+        let mut overflow = false;
+        for r in &t.rides {
+            let mut s = k as i32;
+            let mut dist = 0u8;
+            let mut blocker = None;
+            loop {
+                s -= r.delta as i32;
+                dist = dist.saturating_add(1);
+                let c = cells[s as usize];
+                if c == cell::EMPTY {
+                    continue;
+                }
+                match blocker {
+                    None if rides_to(preset, r, c, dist, s as usize) => return None,
+                    None if cell::is_side(c, us) => blocker = Some(s as Sq),
+                    Some(b) if cell::is_side(c, them) && rides_to(preset, r, c, dist, s as usize) => {
+                        if pins.n == pins.squares.len() {
+                            overflow = true;
+                        } else {
+                            pins.squares[pins.n] = b;
+                            pins.n += 1;
+                        }
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        let k = k as i32;
+        for &(d, mask) in &t.leaps {
+            if (mask >> cell::code(cells[(k - d as i32) as usize])) & 1 != 0 {
+                return None;
+            }
+        }
+        if !t.back_at.is_empty() && self.back_attack(preset, t, k as usize) {
+            return None;
+        }
+        (!overflow).then_some(pins)
     }
 
     /// The pieces of `us` (or with `any`, of either side) that alone stand between the royal piece

@@ -505,7 +505,7 @@ impl Position {
 
     /// The special captures (lame, confined, hopping, initial-only, restricted) onto cell `target`,
     /// from the reverse tables compiled at load.
-    fn back_attack(&self, preset: &Preset, t: &AttackTables, target: usize) -> bool {
+    pub(super) fn back_attack(&self, preset: &Preset, t: &AttackTables, target: usize) -> bool {
         let cells = &self.cells;
         let prey = cells[target];
         if prey == cell::HOLE || prey == cell::OFF {
