@@ -74,8 +74,25 @@ impl Position {
 
     /// `checks illegal`: drop the moves after which the opponent's royal piece is attacked.
     fn retain_quiet(&mut self, preset: &Preset, out: &mut Vec<Move>) {
-        let them = self.side.other();
+        let us = self.side;
+        let them = us.other();
+        // With one royal piece there, most moves are tried on the cells alone, as for the mover's
+        // own safety: not when the mover's side has shaped movers (their attack test reads the
+        // occupancy bits), nor for moves that bring a piece or explode, nor with drops (a piece
+        // back on its setup square may count as unmoved again).
+        let royal = self.royal_square(them);
+        let cheap = preset.explode.is_none() && !preset.drops && preset.movement.attacks[us].ray_codes.is_empty();
         out.retain(|&m| {
+            if let Some(k) = royal
+                && cheap
+                && m.promo == 0
+                && m.gate == 0
+                && m.to != k
+                && m.flags & mflag::DROP == 0
+                && let Some(attacked) = self.attacked_after_cells(preset, m, k, us)
+            {
+                return !attacked;
+            }
             self.make(preset, m);
             let checks = self.in_check(preset, them);
             self.unmake();
@@ -250,17 +267,26 @@ impl Position {
 
     /// The cheap trial: only the cells change (attack detection reads nothing else).
     fn safe_by_cells(&mut self, preset: &Preset, m: Move, k: Sq) -> bool {
-        let them = self.side.other();
+        match self.attacked_after_cells(preset, m, k, self.side.other()) {
+            Some(attacked) => !attacked,
+            None => self.safe_by_make(preset, m),
+        }
+    }
+
+    /// Whether the piece on `watch` (where the move takes it, if it moves it) is attacked by `by`
+    /// once `m` is played on the cells alone, which are then put back; `None` when only a full
+    /// make tells (a castling whose royal rook is not the watched piece).
+    fn attacked_after_cells(&mut self, preset: &Preset, m: Move, watch: Sq, by: Side) -> Option<bool> {
         let mut saved = Saved { cells: [(0, 0); 4], n: 0 };
-        let mut royal = k;
+        let mut royal = watch;
         if m.flags & mflag::CASTLE != 0 {
             let c = &preset.castles[m.extra as usize];
-            if self.is_royal_code(c.rook) && c.rook_from != k {
-                return self.safe_by_make(preset, m);
+            if self.is_royal_code(c.rook) && c.rook_from != watch {
+                return None;
             }
-            if c.king_from == k {
+            if c.king_from == watch {
                 royal = c.king_to;
-            } else if c.rook_from == k {
+            } else if c.rook_from == watch {
                 royal = c.rook_to;
             }
             self.put(&mut saved, c.king_from, cell::EMPTY);
@@ -269,7 +295,7 @@ impl Position {
             self.put(&mut saved, c.rook_to, c.rook);
         } else {
             let piece = cell::code(self.cells[m.from as usize]);
-            if m.from == k {
+            if m.from == watch {
                 royal = m.to;
             }
             self.put(&mut saved, m.from, cell::EMPTY);
@@ -278,11 +304,11 @@ impl Position {
             }
             self.put(&mut saved, m.to, if m.promo != 0 { m.promo } else { piece });
         }
-        let ok = !self.attacked(preset, royal, them);
+        let attacked = self.attacked(preset, royal, by);
         for &(sq, old) in saved.cells[..saved.n].iter().rev() {
             self.cells[sq as usize] = old;
         }
-        ok
+        Some(attacked)
     }
 
     #[inline]
