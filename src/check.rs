@@ -737,7 +737,7 @@ impl Checker {
                         for &sq in &l.geo.squares {
                             for side in Side::BOTH {
                                 if l.geo.relative_rank(sq, side) + 1 == n.node as usize {
-                                    zone[side][sq as usize] = true;
+                                    zone[side][sq.idx()] = true;
                                 }
                             }
                         }
@@ -745,8 +745,8 @@ impl Checker {
                     RegionItem::Squares(sqs) => {
                         for s in sqs {
                             if let Some(sq) = self.square(l, s) {
-                                zone[Side::White][sq as usize] = true;
-                                zone[Side::Black][sq as usize] = true;
+                                zone[Side::White][sq.idx()] = true;
+                                zone[Side::Black][sq.idx()] = true;
                             }
                         }
                     }
@@ -1173,7 +1173,7 @@ fn mobility(preset: &Preset) -> Vec<Vec<bool>> {
                 pos.side = side;
                 moves.clear();
                 pos.pseudo_moves(preset, &mut moves);
-                table[sq as usize] = moves.iter().any(|m| m.from == sq);
+                table[sq.idx()] = moves.iter().any(|m| m.from == sq);
             }
             out[code as usize] = table;
         }

@@ -14,7 +14,7 @@ pub fn diagram(preset: &Preset, pos: &Position) -> String {
     for rank in (0..g.ranks).rev() {
         let _ = write!(out, "{:>rank_w$} ", rank + 1);
         for file in 0..g.files {
-            let c = pos.cells[g.square(file, rank) as usize];
+            let c = pos.cells[g.square(file, rank).idx()];
             let s = match c {
                 cell::EMPTY => ".".to_string(),
                 cell::HOLE => "*".to_string(),

@@ -1,6 +1,6 @@
 //! A game in progress: a preset, its position, and the turns played, with clear errors that change nothing.
 
-use crate::engine::board::cell;
+use crate::engine::board::{Sq, cell};
 use crate::engine::notation::{self, NotationError, Part, Typed};
 use crate::engine::position::{Move, mflag};
 use crate::engine::turn::{self, Turn, TurnPart};
@@ -374,7 +374,7 @@ impl Game {
                 Part::Empty { sq } => {
                     let s = g.parse_square(sq)?;
                     // After the parts before it: a square a move has just filled holds a piece.
-                    if cell::is_piece(self.pos.cells[s as usize])
+                    if cell::is_piece(self.pos.cells[s.idx()])
                         && !t.parts().iter().any(|p| matches!(p, TurnPart::Move(m) if m.from == s))
                     {
                         TurnPart::Remove(s)
@@ -428,7 +428,7 @@ impl Game {
             let bad = if g.parse_square(from).is_none() { from } else { to };
             return MoveError::NoSquare(bad.clone());
         };
-        let c = self.pos.cells[f as usize];
+        let c = self.pos.cells[f.idx()];
         if !cell::is_piece(c) {
             return MoveError::NoPiece(from.clone());
         }
@@ -487,16 +487,14 @@ impl Game {
     }
 
     /// Why a king move that matches a castling rule is not allowed now.
-    fn castle_reason(&self, from: u16, to: u16) -> Option<String> {
+    fn castle_reason(&self, from: Sq, to: Sq) -> Option<String> {
         let p = &self.preset;
         let c = p.castles.iter().find(|c| c.side == self.pos.side && c.king_from == from && c.king_to == to)?;
         let cells = &self.pos.cells;
-        if cells[from as usize] != cell::with_unmoved(c.king)
-            || cells[c.rook_from as usize] != cell::with_unmoved(c.rook)
-        {
+        if cells[from.idx()] != cell::with_unmoved(c.king) || cells[c.rook_from.idx()] != cell::with_unmoved(c.rook) {
             return Some("the right to castle this way is lost".into());
         }
-        if let Some(&s) = c.empty.iter().find(|&&s| cells[s as usize] != cell::EMPTY) {
+        if let Some(&s) = c.empty.iter().find(|&&s| cells[s.idx()] != cell::EMPTY) {
             return Some(format!("{} is not empty", p.geo.name(s)));
         }
         if self.pos.attacked(p, from, self.pos.side.other()) {

@@ -360,7 +360,7 @@ pub fn verify(game: &mut Game, c: &Checks) -> Result<(), String> {
 pub fn piece_at(game: &Game, sq: &str) -> Result<String, String> {
     use crate::engine::board::cell;
     let s = game.preset.geo.parse_square(sq).ok_or_else(|| format!("{sq} is not a square of this board"))?;
-    let c = game.pos.cells[s as usize];
+    let c = game.pos.cells[s.idx()];
     Ok(match c {
         cell::EMPTY => ".".into(),
         cell::HOLE => "*".into(),

@@ -240,7 +240,7 @@ impl Preset {
     /// Whether a piece (code) may stand on a cell under `immobility illegal`.
     #[inline]
     pub fn may_stand(&self, code: u8, sq: Sq) -> bool {
-        self.mobile.is_empty() || self.mobile[cell::code(code) as usize][sq as usize]
+        self.mobile.is_empty() || self.mobile[cell::code(code) as usize][sq.idx()]
     }
 
     /// The cells whose unmoved pieces the FEN's castling field lists by file: `gating`'s or

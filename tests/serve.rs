@@ -283,7 +283,7 @@ fn the_board_has_the_contract_attributes() {
     let (_, g) = call(s.port, "POST", "/api/games", json!({"preset": "constructing"}));
     let board = g["board"].as_str().unwrap();
     let lib = library_game("constructing", None);
-    let existing = lib.preset.geo.squares.iter().filter(|&&sq| lib.pos.cells[sq as usize] != 2).count();
+    let existing = lib.preset.geo.squares.iter().filter(|&&sq| lib.pos.cells[sq.idx()] != 2).count();
     assert_eq!(board.matches("data-square=").count(), existing, "one element per existing square");
     assert_eq!(board.matches("data-hole=").count(), 15 * 15 - existing, "holes are blank targets");
     assert_eq!(board.matches("data-piece=").count(), 20);

@@ -134,7 +134,7 @@ fn spoiled(g: &mut Game, side: herald::engine::Side) -> bool {
     let pawn = preset.kind_by_name("Pawn").expect("a pawn");
     let moves = g.pos.safe_moves_for(&preset, side);
     let wins_pawn = moves.iter().any(|m| {
-        let c = g.pos.cells[m.to as usize];
+        let c = g.pos.cells[m.to.idx()];
         cell::is_piece(c) && cell::kind(c) == pawn && !g.pos.attacked(&preset, m.to, side.other())
     });
     wins_pawn || !g.pos.checkmates_by(&preset, side).is_empty()

@@ -2,8 +2,42 @@
 
 use super::side::Side;
 
-/// A square: an index into the padded mailbox.
-pub type Sq = u16;
+/// A square: an index into the padded mailbox. A newtype, so a square is never mistaken for a count,
+/// a piece code or a file; `idx()` is the one way back to an array index.
+#[repr(transparent)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Sq(u16);
+
+impl Sq {
+    /// Cell 0, in the padding: no square; marks an unused slot (no en-passant square, no origin).
+    pub const NONE: Sq = Sq(0);
+
+    /// The square at mailbox index `index` (indices fit in 16 bits: at most 32 x 70 cells).
+    #[inline]
+    pub const fn new(index: usize) -> Sq {
+        Sq(index as u16)
+    }
+
+    /// The mailbox index, for indexing cells and per-square tables.
+    #[inline]
+    pub const fn idx(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The cell `delta` mailbox steps away (a direction from `Geometry::delta`); the padding keeps a
+    /// leap from a square inside the mailbox.
+    #[inline]
+    pub const fn offset(self, delta: i32) -> Sq {
+        Sq((self.0 as i32 + delta) as u16)
+    }
+}
+
+/// Printed as the bare index, as before squares had a type of their own.
+impl std::fmt::Debug for Sq {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 /// Cells beyond the edge, so a leap of up to this many files or ranks lands on `OFF`, never outside.
 pub const PAD: usize = 3;
@@ -94,9 +128,9 @@ impl Geometry {
             for f in 0..files {
                 let sq = g.square(f, r);
                 g.squares.push(sq);
-                g.file_of[sq as usize] = f as i8;
-                g.rank_of[sq as usize] = r as i8;
-                g.light[sq as usize] = ((f + r) % 2 == 0) == a1_light;
+                g.file_of[sq.idx()] = f as i8;
+                g.rank_of[sq.idx()] = r as i8;
+                g.light[sq.idx()] = ((f + r) % 2 == 0) == a1_light;
             }
         }
         g
@@ -104,7 +138,7 @@ impl Geometry {
 
     #[inline]
     pub fn square(&self, file: usize, rank: usize) -> Sq {
-        ((rank + PAD) * self.stride + file + PAD) as Sq
+        Sq::new((rank + PAD) * self.stride + file + PAD)
     }
 
     /// The square at file/rank, if it lies on the rectangle.
@@ -122,17 +156,17 @@ impl Geometry {
 
     #[inline]
     pub fn on_board(&self, sq: Sq) -> bool {
-        self.file_of.get(sq as usize).is_some_and(|&f| f >= 0)
+        self.file_of.get(sq.idx()).is_some_and(|&f| f >= 0)
     }
 
     #[inline]
     pub fn file(&self, sq: Sq) -> usize {
-        self.file_of[sq as usize] as usize
+        self.file_of[sq.idx()] as usize
     }
 
     #[inline]
     pub fn rank(&self, sq: Sq) -> usize {
-        self.rank_of[sq as usize] as usize
+        self.rank_of[sq.idx()] as usize
     }
 
     /// The rank counted from `side`'s own first rank (0-based).
@@ -144,7 +178,7 @@ impl Geometry {
     }
 
     pub fn is_light(&self, sq: Sq) -> bool {
-        self.light[sq as usize]
+        self.light[sq.idx()]
     }
 
     /// The square's name; `-` for a cell that is no square (a part without one, such as a discard).

@@ -1,6 +1,6 @@
 //! Passes (`passes`) and royal pieces facing each other (`facing break`, `end facing`, `end passes`).
 
-use super::board::{Sq, cell};
+use super::board::cell;
 use super::position::{Move, Position};
 use super::side::Side;
 use crate::preset::Preset;
@@ -24,8 +24,8 @@ impl Position {
             return false;
         }
         let step = g.delta((bf - af).signum(), (br - ar).signum());
-        let mut s = a as i32 + step;
-        while s != b as i32 {
+        let mut s = a.idx() as i32 + step;
+        while s != b.idx() as i32 {
             if self.cells[s as usize] != cell::EMPTY {
                 return false;
             }
@@ -44,8 +44,8 @@ impl Position {
     pub(super) fn pass_moves(&self, preset: &Preset, out: &mut Vec<Move>) {
         let kinds = preset.movement.pass_kinds;
         for sq in self.occupied_by(self.side) {
-            if kinds >> cell::kind(self.cells[sq as usize]) & 1 != 0 {
-                out.push(Move { from: sq as Sq, to: sq as Sq, promo: 0, flags: 0, extra: 0, gate: 0 });
+            if kinds >> cell::kind(self.cells[sq.idx()]) & 1 != 0 {
+                out.push(Move { from: sq, to: sq, promo: 0, flags: 0, extra: 0, gate: 0 });
             }
         }
     }

@@ -265,12 +265,12 @@ fn number(field: Option<&str>, name: &'static str, default: u32) -> Result<u32, 
 /// Pieces standing where the setup puts the same piece have not moved; castling pieces are decided by the flags.
 fn mark_virgins(preset: &Preset, pos: &mut Position) {
     for &sq in &preset.geo.squares {
-        let c = pos.cells[sq as usize];
+        let c = pos.cells[sq.idx()];
         let castles = preset.castles.iter().any(|k| k.king == c || k.rook == c);
         // On a gating square, only the castling field's gate letters say a piece has not moved.
-        let gate = preset.unmoved_letters().is_some_and(|g| cell::is_piece(c) && g[cell::side(c)][sq as usize]);
-        if cell::is_piece(c) && !castles && !gate && preset.setup_cells.get(sq as usize) == Some(&c) {
-            pos.cells[sq as usize] = cell::with_unmoved(c);
+        let gate = preset.unmoved_letters().is_some_and(|g| cell::is_piece(c) && g[cell::side(c)][sq.idx()]);
+        if cell::is_piece(c) && !castles && !gate && preset.setup_cells.get(sq.idx()) == Some(&c) {
+            pos.cells[sq.idx()] = cell::with_unmoved(c);
         }
     }
 }
@@ -297,12 +297,12 @@ fn castling(preset: &Preset, field: &str, pos: &mut Position) -> Result<(), FenE
                 FenError::Castling(field.into(), format!("this preset has no castling flag `{flag}`"))
             })?;
         for (sq, code) in [(rule.king_from, rule.king), (rule.rook_from, rule.rook)] {
-            let c = cell::code(pos.cells[sq as usize]);
+            let c = cell::code(pos.cells[sq.idx()]);
             if c != code {
                 let why = format!("`{flag}` needs {} on {}", preset.label_of(code), preset.geo.name(sq));
                 return Err(FenError::Castling(field.into(), why));
             }
-            pos.cells[sq as usize] = cell::with_unmoved(code);
+            pos.cells[sq.idx()] = cell::with_unmoved(code);
         }
     }
     Ok(())
@@ -329,9 +329,9 @@ fn gate_letter(
     }
     let mut found = false;
     for &sq in &preset.geo.squares {
-        let c = pos.cells[sq as usize];
-        if preset.geo.file(sq) == file && g[side][sq as usize] && cell::is_side(c, side) {
-            pos.cells[sq as usize] = cell::with_unmoved(c);
+        let c = pos.cells[sq.idx()];
+        if preset.geo.file(sq) == file && g[side][sq.idx()] && cell::is_side(c, side) {
+            pos.cells[sq.idx()] = cell::with_unmoved(c);
             found = true;
         }
     }
@@ -355,16 +355,15 @@ fn en_passant(preset: &Preset, field: &str, pos: &mut Position) -> Result<(), Fe
     let mover = pos.side.other();
     let fwd = super::movement::orient((0, 1), preset.forward[mover]);
     let step = geo.delta(fwd.0, fwd.1);
-    let victim =
-        [1, 2].iter().map(|&k| (sq as i32 + k * step) as Sq).find(|&v| cell::is_side(pos.cells[v as usize], mover));
+    let victim = [1, 2].iter().map(|&k| sq.offset(k * step)).find(|&v| cell::is_side(pos.cells[v.idx()], mover));
     let victim =
         victim.ok_or_else(|| FenError::EnPassant(field.into(), format!("no {} piece has just passed it", mover)))?;
-    let mut ep = EpState { squares: [sq, 0], victim, hashed: false };
-    if pos.cells[sq as usize] != cell::EMPTY {
+    let mut ep = EpState { squares: [sq, Sq::NONE], victim, hashed: false };
+    if pos.cells[sq.idx()] != cell::EMPTY {
         return Err(FenError::EnPassant(field.into(), "the square is not empty".into()));
     }
-    let between = (sq as i32 + step) as Sq;
-    if between != victim && pos.cells[between as usize] == cell::EMPTY {
+    let between = sq.offset(step);
+    if between != victim && pos.cells[between.idx()] == cell::EMPTY {
         ep.squares[1] = between;
     }
     pos.ep = ep;
@@ -390,7 +389,7 @@ pub fn write(preset: &Preset, pos: &Position) -> String {
     for rank in (0..geo.ranks).rev() {
         let mut run = 0;
         for file in 0..geo.files {
-            let c = pos.cells[geo.square(file, rank) as usize];
+            let c = pos.cells[geo.square(file, rank).idx()];
             if c == cell::EMPTY {
                 run += 1;
                 continue;
@@ -438,8 +437,8 @@ pub fn write(preset: &Preset, pos: &Position) -> String {
             .iter()
             .filter(|c| {
                 side.is_none_or(|s| c.side == s)
-                    && pos.cells[c.king_from as usize] == cell::with_unmoved(c.king)
-                    && pos.cells[c.rook_from as usize] == cell::with_unmoved(c.rook)
+                    && pos.cells[c.king_from.idx()] == cell::with_unmoved(c.king)
+                    && pos.cells[c.rook_from.idx()] == cell::with_unmoved(c.rook)
             })
             .map(|c| c.flag)
             .collect()
@@ -458,9 +457,9 @@ pub fn write(preset: &Preset, pos: &Position) -> String {
                 for file in 0..geo.files {
                     // `fen_unmoved`: only pieces with initial moves, whose having moved matters.
                     let open = preset.geo.squares.iter().any(|&sq| {
-                        let c = pos.cells[sq as usize];
+                        let c = pos.cells[sq.idx()];
                         geo.file(sq) == file
-                            && g[side][sq as usize]
+                            && g[side][sq.idx()]
                             && cell::is_side(c, side)
                             && cell::unmoved(c)
                             && (preset.gating.is_some() || preset.kinds[cell::kind(c)].cares_virgin)
@@ -475,7 +474,7 @@ pub fn write(preset: &Preset, pos: &Position) -> String {
         }
     };
     let mut tmp = pos.clone();
-    let ep = if pos.ep.squares[0] != 0 && has_ep_capture(preset, &mut tmp) {
+    let ep = if pos.ep.squares[0] != Sq::NONE && has_ep_capture(preset, &mut tmp) {
         geo.name(pos.ep.squares[0])
     } else {
         "-".into()

@@ -30,12 +30,12 @@ struct Guard {
 impl Guard {
     #[inline]
     fn add(&mut self, sq: Sq) {
-        self.bits[sq as usize >> 6] |= 1 << (sq & 63);
+        self.bits[sq.idx() >> 6] |= 1 << (sq.idx() & 63);
     }
 
     #[inline]
     fn has(&self, sq: Sq) -> bool {
-        self.bits[sq as usize >> 6] >> (sq & 63) & 1 != 0
+        self.bits[sq.idx() >> 6] >> (sq.idx() & 63) & 1 != 0
     }
 }
 
@@ -179,12 +179,12 @@ impl Position {
             g.add(sq);
         }
         let cells = &self.cells;
-        let k = k as usize;
+        let k = k.idx();
         if t.back_at.is_empty() {
             return true;
         }
         for l in &t.back_leaps[t.back_at[k] as usize..t.back_at[k + 1] as usize] {
-            if (l.codes >> cell::code(cells[l.origin as usize])) & 1 != 0 {
+            if (l.codes >> cell::code(cells[l.origin.idx()])) & 1 != 0 {
                 l.path[..l.path_len as usize].iter().for_each(|&p| g.add(p));
             }
         }
@@ -196,7 +196,7 @@ impl Position {
             let mut found = [usize::MAX; 3];
             let mut n = 0;
             for (i, &s) in l.squares.iter().enumerate() {
-                if cells[s as usize] != cell::EMPTY {
+                if cells[s.idx()] != cell::EMPTY {
                     found[n] = i;
                     n += 1;
                     if n == 3 {
@@ -205,7 +205,7 @@ impl Position {
                 }
             }
             let near = if l.hop == Hop::No { 2 } else { 3 };
-            if found[..n.min(near)].iter().any(|&i| cell::code(cells[l.squares[i] as usize]) == l.code) {
+            if found[..n.min(near)].iter().any(|&i| cell::code(cells[l.squares[i].idx()]) == l.code) {
                 let upto = if l.hop == Hop::No { found[0] } else { found[1] };
                 let end = if upto == usize::MAX { l.squares.len() } else { upto + 1 };
                 l.squares[..end].iter().for_each(|&s| g.add(s));
@@ -228,7 +228,7 @@ impl Position {
     fn retain_unfrozen(&mut self, preset: &Preset, out: &mut Vec<Move>) {
         let us = self.side;
         out.retain(|m| {
-            let c = self.cells[m.from as usize];
+            let c = self.cells[m.from.idx()];
             if m.flags & mflag::DROP != 0 || (preset.frozen_in_check >> cell::kind(c)) & 1 == 0 {
                 return true;
             }
@@ -236,9 +236,9 @@ impl Position {
                 return false;
             }
             // Put one of the mover's own pieces on the square taken: any check left comes from another piece.
-            let taken = std::mem::replace(&mut self.cells[m.to as usize], cell::code(c));
+            let taken = std::mem::replace(&mut self.cells[m.to.idx()], cell::code(c));
             let other = self.in_check(preset, us);
-            self.cells[m.to as usize] = taken;
+            self.cells[m.to.idx()] = taken;
             !other
         });
     }
@@ -277,7 +277,7 @@ impl Position {
     /// once `m` is played on the cells alone, which are then put back; `None` when only a full
     /// make tells (a castling whose royal rook is not the watched piece).
     fn attacked_after_cells(&mut self, preset: &Preset, m: Move, watch: Sq, by: Side) -> Option<bool> {
-        let mut saved = Saved { cells: [(0, 0); 4], n: 0 };
+        let mut saved = Saved { cells: [(Sq::NONE, 0); 4], n: 0 };
         let mut royal = watch;
         if m.flags & mflag::CASTLE != 0 {
             let c = &preset.castles[m.extra as usize];
@@ -294,7 +294,7 @@ impl Position {
             self.put(&mut saved, c.king_to, c.king);
             self.put(&mut saved, c.rook_to, c.rook);
         } else {
-            let piece = cell::code(self.cells[m.from as usize]);
+            let piece = cell::code(self.cells[m.from.idx()]);
             if m.from == watch {
                 royal = m.to;
             }
@@ -306,16 +306,16 @@ impl Position {
         }
         let attacked = self.attacked(preset, royal, by);
         for &(sq, old) in saved.cells[..saved.n].iter().rev() {
-            self.cells[sq as usize] = old;
+            self.cells[sq.idx()] = old;
         }
         Some(attacked)
     }
 
     #[inline]
     fn put(&mut self, saved: &mut Saved, sq: Sq, new: u8) {
-        saved.cells[saved.n] = (sq, self.cells[sq as usize]);
+        saved.cells[saved.n] = (sq, self.cells[sq.idx()]);
         saved.n += 1;
-        self.cells[sq as usize] = new;
+        self.cells[sq.idx()] = new;
     }
 
     /// Whether putting a piece on an empty square could never expose the royal piece of `us`: no
@@ -344,10 +344,10 @@ impl Position {
         let them = us.other();
         let t = &preset.movement.attacks[them];
         let cells = &self.cells;
-        let mut pins = Pins { squares: [0; 16], n: 0 };
+        let mut pins = Pins { squares: [Sq::NONE; 16], n: 0 };
         let mut overflow = false;
         for r in &t.rides {
-            let mut s = k as i32;
+            let mut s = k.idx() as i32;
             let mut dist = 0u8;
             let mut blocker = None;
             loop {
@@ -359,7 +359,7 @@ impl Position {
                 }
                 match blocker {
                     None if rides_to(preset, r, c, dist, s as usize) => return None,
-                    None if cell::is_side(c, us) => blocker = Some(s as Sq),
+                    None if cell::is_side(c, us) => blocker = Some(Sq::new(s as usize)),
                     Some(b) if cell::is_side(c, them) && rides_to(preset, r, c, dist, s as usize) => {
                         if pins.n == pins.squares.len() {
                             overflow = true;
@@ -373,7 +373,7 @@ impl Position {
                 }
             }
         }
-        let k = k as i32;
+        let k = k.idx() as i32;
         for &(d, mask) in &t.leaps {
             if (mask >> cell::code(cells[(k - d as i32) as usize])) & 1 != 0 {
                 return None;
@@ -388,9 +388,9 @@ impl Position {
     /// The pieces of `us` (or with `any`, of either side) that alone stand between the royal piece
     /// on `k` and an enemy rider.
     fn blockers(&self, preset: &Preset, k: Sq, us: Side, any: bool) -> Option<Pins> {
-        let mut pins = Pins { squares: [0; 16], n: 0 };
+        let mut pins = Pins { squares: [Sq::NONE; 16], n: 0 };
         for r in &preset.movement.attacks[us.other()].rides {
-            let mut s = k as i32;
+            let mut s = k.idx() as i32;
             let mut dist = 0u8;
             let mut blocker = None;
             loop {
@@ -401,7 +401,7 @@ impl Position {
                     continue;
                 }
                 match blocker {
-                    None if cell::is_side(c, us) || (any && cell::is_piece(c)) => blocker = Some(s as Sq),
+                    None if cell::is_side(c, us) || (any && cell::is_piece(c)) => blocker = Some(Sq::new(s as usize)),
                     Some(b) if cell::is_side(c, us.other()) && rides_to(preset, r, c, dist, s as usize) => {
                         if pins.n == pins.squares.len() {
                             return None;

@@ -13,7 +13,7 @@ impl Position {
         // `unless_checked` moves: whether the mover is in check, asked once and only if one is met.
         let mut checked = None;
         for sq in self.occupied_by(us) {
-            let c = self.cells[sq as usize];
+            let c = self.cells[sq.idx()];
             let kind = cell::kind(c);
             let start = out.len();
             if let Some(q) = &preset.movement.quick[us][kind] {
@@ -21,7 +21,7 @@ impl Position {
             } else {
                 let reach = &preset.movement.reach[us][kind];
                 for (i, s) in preset.movement.steps[us][kind].iter().enumerate() {
-                    let n = reach[i * preset.geo.cells + sq as usize];
+                    let n = reach[i * preset.geo.cells + sq.idx()];
                     if n == 0 || (s.flags & flag::INITIAL != 0 && !cell::unmoved(c)) {
                         continue;
                     }
@@ -32,14 +32,14 @@ impl Position {
                 }
             }
             if (preset.movement.ray_pieces >> cell::code(c)) & 1 != 0 {
-                for r in &preset.movement.rays[us][kind][sq as usize] {
+                for r in &preset.movement.rays[us][kind][sq.idx()] {
                     self.ray_moves(preset, sq, kind, r, out);
                 }
                 dedup_from(out, start);
             }
             if let Some(g) = &preset.gating
                 && cell::unmoved(c)
-                && g[us][sq as usize]
+                && g[us][sq.idx()]
                 && !self.hands[us].is_empty()
             {
                 self.gate_moves(preset, start, sq, 0, out);
@@ -77,7 +77,7 @@ impl Position {
                 out.push(m);
                 continue;
             }
-            let Some(p) = &preset.promotions[cell::kind(self.cells[m.from as usize])] else { continue };
+            let Some(p) = &preset.promotions[cell::kind(self.cells[m.from.idx()])] else { continue };
             let offered = p.from_hand(&self.hands[us]);
             if offered.is_empty() {
                 out.extend(p.choices.iter().map(|&k| Move { promo: cell::piece(k, us), ..m }));
@@ -103,9 +103,7 @@ impl Position {
                 let k = kinds.trailing_zeros() as usize;
                 kinds &= kinds - 1;
                 let code = cell::piece(k, us);
-                if preset.drop_zones[k].as_ref().is_none_or(|z| z[us][square as usize])
-                    && preset.may_stand(code, square)
-                {
+                if preset.drop_zones[k].as_ref().is_none_or(|z| z[us][square.idx()]) && preset.may_stand(code, square) {
                     out.push(Move { gate: code, flags: m.flags | flag, ..m });
                 }
             }
@@ -138,11 +136,11 @@ impl Position {
             let (mut stands, mut free) = ([false; 2], [0usize; 2]);
             let zone = preset.drop_zones[k].as_ref().map(|z| &z[us]);
             for &sq in &g.squares {
-                let c = self.cells[sq as usize];
+                let c = self.cells[sq.idx()];
                 let light = usize::from(g.is_light(sq));
                 if cell::is_piece(c) && cell::code(c) == code {
                     stands[light] = true;
-                } else if c == cell::EMPTY && zone.is_none_or(|z| z[sq as usize]) {
+                } else if c == cell::EMPTY && zone.is_none_or(|z| z[sq.idx()]) {
                     free[light] += 1;
                 }
             }
@@ -154,7 +152,7 @@ impl Position {
                     !stands[light]
                 } else {
                     let mut left = free;
-                    if zone.is_none_or(|z| z[m.to as usize]) {
+                    if zone.is_none_or(|z| z[m.to.idx()]) {
                         left[light] -= 1;
                     }
                     let needed = (0..2).filter(|&c| !stands[c] && left[c] > 0).count();
@@ -183,14 +181,14 @@ impl Position {
             let mut banned = 0u32;
             if (preset.drop_one_per_file >> k) & 1 != 0 {
                 for sq in self.occupied_by(us) {
-                    if cell::code(self.cells[sq as usize]) == code {
+                    if cell::code(self.cells[sq.idx()]) == code {
                         banned |= 1 << g.file(sq);
                     }
                 }
             }
             for &sq in &g.squares {
-                if self.cells[sq as usize] == cell::EMPTY
-                    && zone.is_none_or(|z| z[sq as usize])
+                if self.cells[sq.idx()] == cell::EMPTY
+                    && zone.is_none_or(|z| z[sq.idx()])
                     && (banned >> g.file(sq)) & 1 == 0
                     && preset.may_stand(code, sq)
                 {
@@ -201,8 +199,8 @@ impl Position {
             for &other in &preset.drop_as[k] {
                 let code = cell::piece(other as usize, us);
                 for &sq in &g.squares {
-                    if self.cells[sq as usize] == cell::EMPTY
-                        && zone.is_none_or(|z| z[sq as usize])
+                    if self.cells[sq.idx()] == cell::EMPTY
+                        && zone.is_none_or(|z| z[sq.idx()])
                         && preset.may_stand(code, sq)
                     {
                         out.push(Move { from: sq, to: sq, promo: code, flags: mflag::DROP, extra: 0, gate: 0 });
@@ -234,7 +232,7 @@ impl Position {
         let plain = preset.promotions[kind].is_none() && preset.mobile.is_empty();
         let takes_all = mv.hop_limits.get(kind).is_none_or(|l| l.1 == 0);
         let cells = &self.cells[..];
-        let at = from as usize;
+        let at = from.idx();
         for e in &q.list[q.at[at] as usize..q.at[at + 1] as usize] {
             if e.flags & flag::INITIAL != 0 && !unmoved {
                 continue;
@@ -258,16 +256,16 @@ impl Position {
             }
             let quiet = if e.flags & flag::CREATES_EP != 0 { mflag::DOUBLE } else { 0 };
             let (moves, takes, ep) = (e.flags & flag::MOVE != 0, e.flags & flag::CAPTURE != 0, e.flags & flag::EP != 0);
-            let mut to = at as isize;
+            let mut to = from;
             for _ in 0..e.n {
-                to += e.delta as isize;
-                let t = cells[to as usize];
-                let m = Move { from, to: to as Sq, promo: 0, flags: 0, extra: 0, gate: 0 };
+                to = to.offset(e.delta as i32);
+                let t = cells[to.idx()];
+                let m = Move { from, to, promo: 0, flags: 0, extra: 0, gate: 0 };
                 if t == cell::EMPTY {
                     if moves {
                         emit(preset, plain, us, kind, Move { flags: quiet, ..m }, out);
                     }
-                    if ep && self.ep.contains(to as Sq) && cell::is_side(cells[self.ep.victim as usize], them) {
+                    if ep && self.ep.contains(to) && cell::is_side(cells[self.ep.victim.idx()], them) {
                         emit(preset, plain, us, kind, Move { flags: mflag::EP, ..m }, out);
                     }
                     continue;
@@ -287,46 +285,32 @@ impl Position {
         let us = self.side;
         let mv = &preset.movement;
         if s.path_len > 0
-            && !s.path[..s.path_len as usize]
-                .iter()
-                .all(|&p| self.cells[(from as i32 + p as i32) as usize] == cell::EMPTY)
+            && !s.path[..s.path_len as usize].iter().all(|&p| self.cells[from.offset(p as i32).idx()] == cell::EMPTY)
         {
             return;
         }
         if s.flags & flag::HOP != 0 {
             return self.hop_moves(preset, from, kind, s, n, out);
         }
-        let mut to = from as i32;
+        let mut to = from;
         for _ in 0..n {
-            to += s.delta as i32;
-            let c = self.cells[to as usize];
+            to = to.offset(s.delta as i32);
+            let c = self.cells[to.idx()];
             if c == cell::EMPTY {
                 if s.flags & flag::MOVE != 0 {
                     let f = if s.flags & flag::CREATES_EP != 0 { mflag::DOUBLE } else { 0 };
-                    push(preset, us, kind, Move { from, to: to as Sq, promo: 0, flags: f, extra: 0, gate: 0 }, out);
+                    push(preset, us, kind, Move { from, to, promo: 0, flags: f, extra: 0, gate: 0 }, out);
                 }
                 if s.flags & flag::EP != 0
-                    && self.ep.contains(to as Sq)
-                    && cell::is_side(self.cells[self.ep.victim as usize], us.other())
+                    && self.ep.contains(to)
+                    && cell::is_side(self.cells[self.ep.victim.idx()], us.other())
                 {
-                    push(
-                        preset,
-                        us,
-                        kind,
-                        Move { from, to: to as Sq, promo: 0, flags: mflag::EP, extra: 0, gate: 0 },
-                        out,
-                    );
+                    push(preset, us, kind, Move { from, to, promo: 0, flags: mflag::EP, extra: 0, gate: 0 }, out);
                 }
                 continue;
             }
             if self.may_take(s.flags, c) && mv.hop_allows(kind, c, false) {
-                push(
-                    preset,
-                    us,
-                    kind,
-                    Move { from, to: to as Sq, promo: 0, flags: mflag::CAPTURE, extra: 0, gate: 0 },
-                    out,
-                );
+                push(preset, us, kind, Move { from, to, promo: 0, flags: mflag::CAPTURE, extra: 0, gate: 0 }, out);
             }
             break;
         }
@@ -335,14 +319,14 @@ impl Position {
     /// Whether a confined step's origin and the squares its lame leap passes lie in its region.
     #[inline]
     fn path_inside(&self, mv: &super::movement::Movement, s: &Step, from: Sq, side: Side) -> bool {
-        mv.inside(s.region, side, from as usize)
-            && (0..s.path_len as usize).all(|i| mv.inside(s.region, side, (from as i32 + s.path[i] as i32) as usize))
+        mv.inside(s.region, side, from.idx())
+            && (0..s.path_len as usize).all(|i| mv.inside(s.region, side, from.offset(s.path[i] as i32).idx()))
     }
 
     /// The moves along one compiled path: past its first squares (which must be empty), then as a rider.
     fn ray_moves(&self, preset: &Preset, from: Sq, kind: usize, r: &Ray, out: &mut Vec<Move>) {
         for (i, &to) in r.squares.iter().enumerate() {
-            let c = self.cells[to as usize];
+            let c = self.cells[to.idx()];
             if i < r.first_dest as usize {
                 if c != cell::EMPTY {
                     return;
@@ -374,7 +358,7 @@ impl Position {
             if to == target && i >= r.first_dest as usize {
                 return true;
             }
-            if self.cells[to as usize] != cell::EMPTY {
+            if self.cells[to.idx()] != cell::EMPTY {
                 return false;
             }
         }
@@ -396,11 +380,11 @@ impl Position {
     /// A hopper: past exactly one piece (the screen), then moves to empty squares and captures the next piece.
     fn hop_moves(&self, preset: &Preset, from: Sq, kind: usize, s: &Step, n: u8, out: &mut Vec<Move>) {
         let mv = &preset.movement;
-        let mut to = from as i32;
+        let mut to = from;
         let mut screened = false;
         for _ in 0..n {
-            to += s.delta as i32;
-            let c = self.cells[to as usize];
+            to = to.offset(s.delta as i32);
+            let c = self.cells[to.idx()];
             if c == cell::HOLE {
                 return;
             }
@@ -413,13 +397,7 @@ impl Position {
             }
             if c == cell::EMPTY {
                 if s.flags & flag::MOVE != 0 {
-                    push(
-                        preset,
-                        self.side,
-                        kind,
-                        Move { from, to: to as Sq, promo: 0, flags: 0, extra: 0, gate: 0 },
-                        out,
-                    );
+                    push(preset, self.side, kind, Move { from, to, promo: 0, flags: 0, extra: 0, gate: 0 }, out);
                 }
                 if s.grasshopper {
                     return;
@@ -427,7 +405,7 @@ impl Position {
                 continue;
             }
             if self.may_take(s.flags, c) && mv.hop_allows(kind, c, false) {
-                let m = Move { from, to: to as Sq, promo: 0, flags: mflag::CAPTURE, extra: 0, gate: 0 };
+                let m = Move { from, to, promo: 0, flags: mflag::CAPTURE, extra: 0, gate: 0 };
                 push(preset, self.side, kind, m, out);
             }
             return;
@@ -437,9 +415,9 @@ impl Position {
     fn castling_moves(&self, preset: &Preset, out: &mut Vec<Move>) {
         for (i, c) in preset.castles.iter().enumerate() {
             if c.side != self.side
-                || self.cells[c.king_from as usize] != cell::with_unmoved(c.king)
-                || self.cells[c.rook_from as usize] != cell::with_unmoved(c.rook)
-                || !c.empty.iter().all(|&s| self.cells[s as usize] == cell::EMPTY)
+                || self.cells[c.king_from.idx()] != cell::with_unmoved(c.king)
+                || self.cells[c.rook_from.idx()] != cell::with_unmoved(c.rook)
+                || !c.empty.iter().all(|&s| self.cells[s.idx()] == cell::EMPTY)
                 || c.safe.iter().any(|&s| {
                     self.attacked(preset, s, self.side.other()) && !self.shielded(preset, s, self.side.other())
                 })
@@ -460,7 +438,7 @@ impl Position {
             {
                 // The gated piece may enter on the king's square or on the rook's.
                 for (sq, flag) in [(c.king_from, 0), (c.rook_from, mflag::GATE_ROOK)] {
-                    if g[self.side][sq as usize] {
+                    if g[self.side][sq.idx()] {
                         self.gate_moves(preset, at, sq, flag, out);
                     }
                 }
@@ -472,15 +450,15 @@ impl Position {
     pub fn attacked(&self, preset: &Preset, sq: Sq, by: Side) -> bool {
         let t = &preset.movement.attacks[by];
         let cells = &self.cells;
-        let sq = sq as i32;
+        let at = sq.idx() as i32;
         for &(d, mask) in &t.leaps {
-            let c = cells[(sq - d as i32) as usize];
+            let c = cells[(at - d as i32) as usize];
             if (mask >> cell::code(c)) & 1 != 0 {
                 return true;
             }
         }
         for r in &t.rides {
-            let mut s = sq;
+            let mut s = at;
             let mut dist = 0u8;
             loop {
                 s -= r.delta as i32;
@@ -495,12 +473,12 @@ impl Position {
                 break;
             }
         }
-        if !t.back_at.is_empty() && self.back_attack(preset, t, sq as usize) {
+        if !t.back_at.is_empty() && self.back_attack(preset, t, sq.idx()) {
             return true;
         }
         // The slow path scans the board for its piece: only for pieces that are on it.
         let present = |code: u8| self.counts[cell::code(code) as usize] > 0;
-        t.ray_codes.iter().any(|&code| present(code) && self.ray_attack(preset, sq as Sq, code, by))
+        t.ray_codes.iter().any(|&code| present(code) && self.ray_attack(preset, sq, code, by))
     }
 
     /// The special captures (lame, confined, hopping, initial-only, restricted) onto cell `target`,
@@ -516,12 +494,11 @@ impl Position {
         let takes =
             |restricted: bool, c: u8| !restricted || !cell::is_piece(prey) || mv.hop_allows(cell::kind(c), prey, false);
         for l in &t.back_leaps[t.back_at[target] as usize..t.back_at[target + 1] as usize] {
-            let c = cells[l.origin as usize];
+            let c = cells[l.origin.idx()];
             if (l.codes >> cell::code(c)) & 1 == 0 || (l.initial && !cell::unmoved(c)) {
                 continue;
             }
-            if l.path[..l.path_len as usize].iter().all(|&p| cells[p as usize] == cell::EMPTY) && takes(l.restricted, c)
-            {
+            if l.path[..l.path_len as usize].iter().all(|&p| cells[p.idx()] == cell::EMPTY) && takes(l.restricted, c) {
                 return true;
             }
         }
@@ -531,12 +508,12 @@ impl Position {
             }
             // Back from the target: for a hop, past empty squares to the screen first.
             let screen = |j: usize| {
-                let c = cells[l.squares[j] as usize];
+                let c = cells[l.squares[j].idx()];
                 cell::is_piece(c) && mv.hop_allows(cell::kind(l.code), c, true)
             };
             let at = match l.hop {
                 Hop::No => 0,
-                Hop::Screen => match l.squares.iter().position(|&s| cells[s as usize] != cell::EMPTY) {
+                Hop::Screen => match l.squares.iter().position(|&s| cells[s.idx()] != cell::EMPTY) {
                     Some(j) if screen(j) => j + 1,
                     _ => continue,
                 },
@@ -544,8 +521,8 @@ impl Position {
                 Hop::Grasshopper => continue,
             };
             let Some(rest) = l.squares.get(at..) else { continue };
-            let Some(i) = rest.iter().position(|&s| cells[s as usize] != cell::EMPTY) else { continue };
-            let from = rest[i] as usize;
+            let Some(i) = rest.iter().position(|&s| cells[s.idx()] != cell::EMPTY) else { continue };
+            let from = rest[i].idx();
             let c = cells[from];
             if cell::code(c) == l.code
                 && (!l.initial || cell::unmoved(c))
@@ -563,14 +540,14 @@ impl Position {
         let rays = &preset.movement.rays[by][cell::kind(code)];
         // Only the side's own pieces are looked at (a few), not every square of the board.
         self.occupied_by(by).any(|from| {
-            cell::code(self.cells[from as usize]) == code
-                && rays[from as usize].iter().any(|r| r.flags & flag::CAPTURE != 0 && self.ray_reaches(r, target))
+            cell::code(self.cells[from.idx()]) == code
+                && rays[from.idx()].iter().any(|r| r.flags & flag::CAPTURE != 0 && self.ray_reaches(r, target))
         })
     }
 
     /// The squares the piece on `from` could capture on, were an enemy piece there.
     pub fn attacks_from(&self, preset: &Preset, from: Sq) -> Vec<Sq> {
-        let c = self.cells[from as usize];
+        let c = self.cells[from.idx()];
         if !cell::is_piece(c) {
             return Vec::new();
         }
@@ -584,7 +561,7 @@ impl Position {
                 false
             });
         }
-        for r in preset.movement.rays[cell::side(c)][cell::kind(c)][from as usize].iter() {
+        for r in preset.movement.rays[cell::side(c)][cell::kind(c)][from.idx()].iter() {
             if r.flags & flag::CAPTURE != 0 {
                 out.extend(r.squares.iter().copied().filter(|&t| self.ray_reaches(r, t)));
             }
@@ -598,20 +575,20 @@ impl Position {
     /// stops early when `found` says so, and then returns true.
     fn capture_squares(&self, preset: &Preset, from: Sq, s: &Step, found: &mut dyn FnMut(Sq) -> bool) -> bool {
         let mv = &preset.movement;
-        let c = self.cells[from as usize];
+        let c = self.cells[from.idx()];
         let (side, kind) = (cell::side(c), cell::kind(c));
         if s.region != 0 && !self.path_inside(mv, s, from, side) {
             return false;
         }
-        if !(0..s.path_len as usize).all(|i| self.cells[(from as i32 + s.path[i] as i32) as usize] == cell::EMPTY) {
+        if !(0..s.path_len as usize).all(|i| self.cells[from.offset(s.path[i] as i32).idx()] == cell::EMPTY) {
             return false;
         }
-        let mut to = from as i32;
+        let mut to = from;
         let mut screened = s.flags & flag::HOP == 0;
-        for _ in 0..s.range_from(mv, from as usize) {
-            to += s.delta as i32;
-            let t = self.cells[to as usize];
-            if t == cell::OFF || t == cell::HOLE || !mv.inside(s.region, side, to as usize) {
+        for _ in 0..s.range_from(mv, from.idx()) {
+            to = to.offset(s.delta as i32);
+            let t = self.cells[to.idx()];
+            if t == cell::OFF || t == cell::HOLE || !mv.inside(s.region, side, to.idx()) {
                 return false;
             }
             if !screened {
@@ -621,7 +598,7 @@ impl Position {
                 screened = t != cell::EMPTY;
                 continue;
             }
-            if (t == cell::EMPTY || mv.hop_allows(kind, t, false)) && found(to as Sq) {
+            if (t == cell::EMPTY || mv.hop_allows(kind, t, false)) && found(to) {
                 return true;
             }
             if t != cell::EMPTY || s.grasshopper {
@@ -657,7 +634,7 @@ impl Position {
     #[inline(never)]
     fn royal_beside(&self, blast: &crate::preset::Explosion, sq: Sq, by: Side) -> bool {
         blast.around.iter().any(|&d| {
-            let c = self.cells[(sq as i32 + d) as usize];
+            let c = self.cells[sq.offset(d).idx()];
             self.is_royal_code(c) && cell::side(c) == by && (blast.spared >> cell::kind(c)) & 1 == 0
         })
     }
@@ -725,7 +702,7 @@ fn push(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
     // they go straight in.
     let plain = match &preset.promotions[kind] {
         None => true,
-        Some(p) => !p.leaving && !p.zone[us][m.to as usize],
+        Some(p) => !p.leaving && !p.zone[us][m.to.idx()],
     };
     if plain && preset.mobile.is_empty() {
         out.push(m);
@@ -748,7 +725,7 @@ fn push_checked(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<M
     let stays = |code: u8| preset.may_stand(code, m.to);
     match &preset.promotions[kind] {
         Some(p)
-            if (p.zone[us][m.to as usize] || (p.leaving && p.zone[us][m.from as usize]))
+            if (p.zone[us][m.to.idx()] || (p.leaving && p.zone[us][m.from.idx()]))
                 && (!p.on_capture || m.flags & (mflag::CAPTURE | mflag::EP) != 0) =>
         {
             if p.optional && stays(cell::piece(kind, us)) {

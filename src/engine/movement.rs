@@ -317,7 +317,7 @@ pub fn compile(
             for bm in moves.iter().filter(|bm| bm.shape != Shape::Straight) {
                 let flags = step(geo, bm, (1, 0), max_range).flags & !flag::CREATES_EP;
                 for &sq in &geo.squares {
-                    rays[sq as usize].extend(shaped_rays(geo, bm, forward[side], sq, max_range, flags, &mut work));
+                    rays[sq.idx()].extend(shaped_rays(geo, bm, forward[side], sq, max_range, flags, &mut work));
                     if !work.spend(0) {
                         return Err(TooMuchWork { kind });
                     }
@@ -620,7 +620,7 @@ fn board_ranges(geo: &Geometry, (ax, ay): (i32, i32), table: &[u8]) -> Vec<u8> {
     for &sq in &geo.squares {
         let (f, r) = (geo.file(sq) as i32, geo.rank(sq) as i32);
         let fits = (1..).take_while(|&k| geo.square_checked(f + k * ax, r + k * ay).is_some()).count();
-        out[sq as usize] = table.get(fits).copied().unwrap_or(0);
+        out[sq.idx()] = table.get(fits).copied().unwrap_or(0);
     }
     out
 }
@@ -646,22 +646,24 @@ fn lame_path(ax: i32, ay: i32) -> Vec<(i32, i32)> {
 fn reach_table(geo: &Geometry, m: &Movement, side: Side, steps: &[Step], dirs: &[(i8, i8)]) -> Vec<u8> {
     let mut out = vec![0u8; steps.len() * geo.cells];
     for (i, (s, &(dx, dy))) in steps.iter().zip(dirs).enumerate() {
-        let inside = |sq: i32| geo.on_board(sq as Sq) && m.inside(s.region, side, sq as usize);
+        let inside = |sq: i32| geo.on_board(Sq::new(sq as usize)) && m.inside(s.region, side, sq as usize);
         for &from in &geo.squares {
-            if !inside(from as i32) || !s.path[..s.path_len as usize].iter().all(|&p| inside(from as i32 + p as i32)) {
+            if !inside(from.idx() as i32)
+                || !s.path[..s.path_len as usize].iter().all(|&p| inside(from.idx() as i32 + p as i32))
+            {
                 continue;
             }
             let (f, r) = (geo.file(from) as i32, geo.rank(from) as i32);
-            let range = s.range_from(m, from as usize) as i32;
+            let range = s.range_from(m, from.idx()) as i32;
             let mut n = 0;
             while n < range
                 && geo
                     .square_checked(f + (n + 1) * dx as i32, r + (n + 1) * dy as i32)
-                    .is_some_and(|to| inside(to as i32))
+                    .is_some_and(|to| inside(to.idx() as i32))
             {
                 n += 1;
             }
-            out[i * geo.cells + from as usize] = n as u8;
+            out[i * geo.cells + from.idx()] = n as u8;
         }
     }
     out
@@ -675,7 +677,7 @@ fn compile_back(geo: &Geometry, m: &mut Movement, side: Side) {
     if special.is_empty() {
         return;
     }
-    let inside = |region: u8, at: Sq| region == 0 || m.regions[region as usize][side][at as usize];
+    let inside = |region: u8, at: Sq| region == 0 || m.regions[region as usize][side][at.idx()];
     let max_of = |s: &Step| -> u8 {
         if s.limit == 0 { s.range } else { m.ranges[s.limit as usize].iter().copied().max().unwrap_or(0) }
     };
@@ -684,7 +686,7 @@ fn compile_back(geo: &Geometry, m: &mut Movement, side: Side) {
     for target in 0..geo.cells {
         back_at[target] = leaps.len() as u32;
         line_at[target] = lines.len() as u32;
-        let t = target as Sq;
+        let t = Sq::new(target);
         if !geo.on_board(t) {
             continue;
         }
@@ -698,12 +700,12 @@ fn compile_back(geo: &Geometry, m: &mut Movement, side: Side) {
             let (f, r) = (geo.file(t) as i32, geo.rank(t) as i32);
             if s.flags & flag::HOP == 0 && s.range == 1 {
                 let Some(origin) = geo.square_checked(f - dx, r - dy) else { continue };
-                let mut path = [0 as Sq; 2];
+                let mut path = [Sq::NONE; 2];
                 let mut ok = inside(s.region, origin);
                 for (at, &d) in path.iter_mut().zip(&s.path[..s.path_len as usize]) {
-                    let p = origin as i32 + d as i32;
-                    ok &= p >= 0 && geo.on_board(p as Sq) && inside(s.region, p as Sq);
-                    *at = p.max(0) as Sq;
+                    let p = origin.idx() as i32 + d as i32;
+                    ok &= p >= 0 && geo.on_board(Sq::new(p as usize)) && inside(s.region, Sq::new(p as usize));
+                    *at = Sq::new(p.max(0) as usize);
                 }
                 if !ok {
                     continue;

@@ -121,7 +121,7 @@ fn read_part(p: &str) -> Option<Part> {
 /// The canonical parts of a legal move, e.g. `["P e7-e8", "Q-e8"]`.
 pub fn canonical_parts(preset: &Preset, pos: &Position, m: Move) -> Vec<Part> {
     let g = &preset.geo;
-    let c = pos.cells[m.from as usize];
+    let c = pos.cells[m.from.idx()];
     let mut parts =
         vec![Part::Move { label: Some(preset.label_of(c).to_string()), from: g.name(m.from), to: g.name(m.to) }];
     if m.promo != 0 {
@@ -209,7 +209,7 @@ pub fn match_short(preset: &Preset, pos: &Position, text: &str, legal: &[Move]) 
         .iter()
         .copied()
         .filter(|&m| {
-            let c = pos.cells[m.from as usize];
+            let c = pos.cells[m.from.idx()];
             let label = preset.kinds[cell::kind(c)].labels.0[0].as_str();
             g.name(m.to) == s.to
                 && s.piece.as_deref().unwrap_or("P") == label

@@ -61,7 +61,7 @@ pub struct EpState {
 impl EpState {
     #[inline]
     pub fn contains(&self, sq: Sq) -> bool {
-        sq != 0 && (self.squares[0] == sq || self.squares[1] == sq)
+        sq != Sq::NONE && (self.squares[0] == sq || self.squares[1] == sq)
     }
 }
 
@@ -157,7 +157,7 @@ impl Position {
     pub fn empty(preset: &Preset) -> Position {
         let mut cells = vec![cell::OFF; preset.geo.cells];
         for &sq in &preset.geo.squares {
-            cells[sq as usize] = cell::EMPTY;
+            cells[sq.idx()] = cell::EMPTY;
         }
         let mut royal_codes = 0u128;
         for (k, kind) in preset.kinds.iter().enumerate() {
@@ -217,12 +217,12 @@ impl Position {
     /// Put a cell value on a square, keeping hash, counts and royal squares in step; recorded for unmake.
     #[inline]
     pub fn set(&mut self, z: &Zobrist, sq: Sq, new: u8) {
-        let old = self.cells[sq as usize];
+        let old = self.cells[sq.idx()];
         self.changes.push((sq, old));
         self.hash ^= z.piece(old, sq) ^ z.piece(new, sq);
         self.counts[cell::code(old) as usize] -= 1;
         self.counts[cell::code(new) as usize] += 1;
-        self.cells[sq as usize] = new;
+        self.cells[sq.idx()] = new;
         self.count_royal(old, new);
         self.occupy(sq, old, new);
         if self.is_royal_code(new) {
@@ -233,7 +233,7 @@ impl Position {
     /// Keep the occupancy bits in step with a cell going from `old` to `new`.
     #[inline]
     fn occupy(&mut self, sq: Sq, old: u8, new: u8) {
-        let (word, bit) = (sq as usize >> 6, 1u64 << (sq & 63));
+        let (word, bit) = (sq.idx() >> 6, 1u64 << (sq.idx() & 63));
         if cell::is_piece(old) {
             self.occupied[cell::side(old)][word] &= !bit;
         }
@@ -254,7 +254,7 @@ impl Position {
             let mut bits = word;
             std::iter::from_fn(move || {
                 (bits != 0).then(|| {
-                    let sq = (w * 64) as Sq + bits.trailing_zeros() as Sq;
+                    let sq = Sq::new(w * 64 + bits.trailing_zeros() as usize);
                     bits &= bits - 1;
                     sq
                 })
@@ -350,7 +350,7 @@ impl Position {
         let z = &preset.zobrist;
         let mut h = 0u64;
         for &sq in &preset.geo.squares {
-            h ^= z.piece(self.cells[sq as usize], sq);
+            h ^= z.piece(self.cells[sq.idx()], sq);
         }
         if self.side == Side::Black {
             h ^= z.black_to_move;
@@ -390,7 +390,7 @@ impl Position {
     #[inline]
     pub fn royal_square(&self, side: Side) -> Option<Sq> {
         let sq = self.royal[side];
-        let c = self.cells[sq as usize];
+        let c = self.cells[sq.idx()];
         (self.is_royal_code(c) && cell::side(c) == side && self.royal_count(side) == 1).then_some(sq)
     }
 
@@ -402,7 +402,7 @@ impl Position {
             .iter()
             .copied()
             .filter(|&s| {
-                let c = self.cells[s as usize];
+                let c = self.cells[s.idx()];
                 self.is_royal_code(c) && cell::side(c) == side
             })
             .collect()
@@ -496,10 +496,10 @@ impl Position {
     pub fn undo_to(&mut self, m: &Mark) {
         while self.changes.len() > m.changes as usize {
             if let Some((sq, old)) = self.changes.pop() {
-                let cur = self.cells[sq as usize];
+                let cur = self.cells[sq.idx()];
                 self.counts[cell::code(cur) as usize] -= 1;
                 self.counts[cell::code(old) as usize] += 1;
-                self.cells[sq as usize] = old;
+                self.cells[sq.idx()] = old;
                 self.count_royal(cur, old);
                 self.occupy(sq, cur, old);
             }
@@ -579,7 +579,7 @@ impl Position {
             return self.apply_drop(preset, m.promo, m.to);
         }
         let z = &preset.zobrist;
-        let piece = cell::code(self.cells[m.from as usize]);
+        let piece = cell::code(self.cells[m.from.idx()]);
         self.reset |= preset.irreversible[cell::kind(piece)];
         if m.flags & mflag::CASTLE != 0 {
             let c = &preset.castles[m.extra as usize];
@@ -597,7 +597,7 @@ impl Position {
             // A pass: the piece stays where it is.
             return;
         }
-        let target = self.cells[m.to as usize];
+        let target = self.cells[m.to.idx()];
         self.reset |= cell::is_piece(target);
         if preset.captures_to_hand && cell::is_piece(target) {
             self.hand_add(preset, cell::side(piece), preset.demote[cell::kind(target)]);
@@ -605,7 +605,7 @@ impl Position {
         self.set(z, m.from, cell::EMPTY);
         if m.flags & mflag::EP != 0 {
             if preset.captures_to_hand {
-                let victim = self.cells[self.ep.victim as usize];
+                let victim = self.cells[self.ep.victim.idx()];
                 self.hand_add(preset, cell::side(piece), preset.demote[cell::kind(victim)]);
             }
             self.set(z, self.ep.victim, cell::EMPTY);
@@ -619,9 +619,9 @@ impl Position {
         // first rank steps to its second): there it counts as unmoved, as a FEN reads it.
         if preset.drops
             && preset.kinds[cell::kind(arrived)].cares_virgin
-            && preset.setup_cells.get(m.to as usize) == Some(&arrived)
+            && preset.setup_cells.get(m.to.idx()) == Some(&arrived)
             && !preset.castles.iter().any(|c| c.king == arrived || c.rook == arrived)
-            && preset.gating.as_ref().is_none_or(|g| !g[cell::side(arrived)][m.to as usize])
+            && preset.gating.as_ref().is_none_or(|g| !g[cell::side(arrived)][m.to.idx()])
         {
             arrived |= cell::VIRGIN;
         }
@@ -646,8 +646,8 @@ impl Position {
     fn explode(&mut self, preset: &Preset, blast: &crate::preset::Explosion, at: Sq) {
         self.set(&preset.zobrist, at, cell::EMPTY);
         for d in blast.around {
-            let sq = (at as i32 + d) as Sq;
-            let c = self.cells[sq as usize];
+            let sq = at.offset(d);
+            let c = self.cells[sq.idx()];
             if cell::is_piece(c) && (blast.spared >> cell::kind(c)) & 1 == 0 {
                 self.set(&preset.zobrist, sq, cell::EMPTY);
             }
@@ -665,14 +665,14 @@ impl Position {
     /// shows none: only pieces of castlings still possible stay unmoved.
     fn close_gates(&mut self, preset: &Preset, side: Side, g: &crate::engine::side::BySide<Vec<bool>>) {
         for &s in &preset.geo.squares {
-            let c = self.cells[s as usize];
-            if !(g[side][s as usize] && cell::is_side(c, side) && cell::unmoved(c)) {
+            let c = self.cells[s.idx()];
+            if !(g[side][s.idx()] && cell::is_side(c, side) && cell::unmoved(c)) {
                 continue;
             }
             let castles = preset.castles.iter().any(|k| {
                 (k.king_from == s || k.rook_from == s)
-                    && self.cells[k.king_from as usize] == cell::with_unmoved(k.king)
-                    && self.cells[k.rook_from as usize] == cell::with_unmoved(k.rook)
+                    && self.cells[k.king_from.idx()] == cell::with_unmoved(k.king)
+                    && self.cells[k.rook_from.idx()] == cell::with_unmoved(k.rook)
             });
             if !castles {
                 self.set(&preset.zobrist, s, cell::code(c));
@@ -711,9 +711,9 @@ impl Position {
         if !self.hand_take(preset, cell::side(code), kind) {
             self.hand_take(preset, cell::side(code), preset.drop_base[kind as usize]);
         }
-        let unmoved = preset.setup_cells.get(sq as usize) == Some(&code)
+        let unmoved = preset.setup_cells.get(sq.idx()) == Some(&code)
             && !preset.castles.iter().any(|c| c.king == code || c.rook == code)
-            && preset.gating.as_ref().is_none_or(|g| !g[cell::side(code)][sq as usize])
+            && preset.gating.as_ref().is_none_or(|g| !g[cell::side(code)][sq.idx()])
             // `castle dropped`: a king or rook dropped where a castling rule starts it may castle.
             || preset.castle_dropped
                 && preset.castles.iter().any(|c| (c.king, c.king_from) == (code, sq) || (c.rook, c.rook_from) == (code, sq));
@@ -792,8 +792,8 @@ impl Position {
     fn castle_rights_now(&self, preset: &Preset) -> u64 {
         let mut rights = 0;
         for (i, c) in preset.castles.iter().enumerate() {
-            if self.cells[c.king_from as usize] == cell::with_unmoved(c.king)
-                && self.cells[c.rook_from as usize] == cell::with_unmoved(c.rook)
+            if self.cells[c.king_from.idx()] == cell::with_unmoved(c.king)
+                && self.cells[c.rook_from.idx()] == cell::with_unmoved(c.rook)
             {
                 rights |= 1 << i;
             }
@@ -819,22 +819,22 @@ impl Position {
         if !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
             return ep;
         }
-        let mover = cell::side(self.cells[to as usize]);
+        let mover = cell::side(self.cells[to.idx()]);
         let mut i = 0;
         for k in (1..n).take(2) {
             let sq = g.square((ff + k * dx.signum()) as usize, (fr + k * dy.signum()) as usize);
             // `en_passant in REGION`: only the squares passed inside it may be taken.
-            if preset.ep_zone.as_ref().is_none_or(|z| z[mover][sq as usize]) {
+            if preset.ep_zone.as_ref().is_none_or(|z| z[mover][sq.idx()]) {
                 ep.squares[i] = sq;
                 i += 1;
             }
         }
-        ep.hashed = ep.squares[0] != 0 && self.can_take_ep(preset, &ep);
+        ep.hashed = ep.squares[0] != Sq::NONE && self.can_take_ep(preset, &ep);
         ep
     }
 
     fn can_take_ep(&self, preset: &Preset, ep: &EpState) -> bool {
-        let them = cell::side(self.cells[ep.victim as usize]).other();
+        let them = cell::side(self.cells[ep.victim.idx()]).other();
         let mv = &preset.movement;
         for (kind, steps) in mv.steps[them].iter().enumerate() {
             let code = cell::piece(kind, them);
@@ -842,8 +842,8 @@ impl Position {
                 continue;
             }
             for s in steps.iter().filter(|s| s.flags & super::movement::flag::EP != 0) {
-                for &target in ep.squares.iter().filter(|&&t| t != 0) {
-                    let origin = (target as i32 - s.delta as i32) as usize;
+                for &target in ep.squares.iter().filter(|&&t| t != Sq::NONE) {
+                    let origin = (target.idx() as i32 - s.delta as i32) as usize;
                     if self.cells.get(origin).is_some_and(|&c| cell::code(c) == code) {
                         return true;
                     }

@@ -204,7 +204,7 @@ impl Position {
             .squares
             .iter()
             .filter(|&&s| {
-                let c = self.cells[s as usize];
+                let c = self.cells[s.idx()];
                 cell::is_piece(c) && p.items.iter().any(|i| i.0 == cell::kind(c))
             })
             .map(|&s| preset.geo.is_light(s));

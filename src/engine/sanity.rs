@@ -2,7 +2,7 @@
 //! without its royal piece, the side not to move in check, a promoting piece on its own first rank.
 //! Warnings, not errors: some variants and studies need such positions.
 
-use super::board::cell;
+use super::board::{Sq, cell};
 use super::{Position, Side};
 use crate::preset::Preset;
 
@@ -44,14 +44,14 @@ pub fn warnings(preset: &Preset, pos: &Position) -> Vec<String> {
         let first = if side == Side::White { 0 } else { g.ranks - 1 };
         // Unless the setup puts such a piece on that rank too (horde's pawns).
         let in_setup = preset.setup_cells.iter().enumerate().any(|(s, &sc)| {
-            sc == cell::code(c) && g.rank(s as super::Sq) == first && preset.geo.squares.contains(&(s as super::Sq))
+            sc == cell::code(c) && g.rank(Sq::new(s)) == first && preset.geo.squares.contains(&Sq::new(s))
         });
         // Where the zone takes in the first rank too (Kyoto shogi's whole board), pieces stand there.
-        if g.rank(sq as super::Sq) == first && !in_setup && !promo.zone[side][sq] {
+        if g.rank(Sq::new(sq)) == first && !in_setup && !promo.zone[side][sq] {
             out.push(format!(
                 "the {} on {} stands on {side}'s first rank",
                 preset.kinds[cell::kind(c)].name,
-                g.name(sq as super::Sq)
+                g.name(Sq::new(sq))
             ));
         }
     }

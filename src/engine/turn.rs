@@ -24,7 +24,7 @@ pub enum TurnPart {
 
 impl Default for TurnPart {
     fn default() -> Self {
-        TurnPart::Remove(0)
+        TurnPart::Remove(Sq::NONE)
     }
 }
 

@@ -72,7 +72,7 @@ impl TypedTurn {
     /// beginning (the forced parts left out), `None` not at all. The same answer as comparing with
     /// the turn's canonical notation (`notation::parts_match`).
     pub fn matches(&self, preset: &Preset, pos: &Position, t: &Turn) -> Option<bool> {
-        let mut canon = [Canon::Empty(0); 3 * crate::script::ir::MAX_PARTS];
+        let mut canon = [Canon::Empty(Sq::NONE); 3 * crate::script::ir::MAX_PARTS];
         let mut n = 0;
         for (i, &p) in t.parts().iter().enumerate() {
             let mut push = |c| {
@@ -141,11 +141,11 @@ fn piece_before(preset: &Preset, pos: &Position, earlier: &[TurnPart], sq: Sq) -
         TurnPart::Discard(_) => false,
     });
     if !touched {
-        return pos.cells[sq as usize];
+        return pos.cells[sq.idx()];
     }
     let mut copy = pos.clone();
     for &p in earlier {
         apply_raw(preset, &mut copy, p);
     }
-    copy.cells[sq as usize]
+    copy.cells[sq.idx()]
 }

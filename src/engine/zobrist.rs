@@ -1,6 +1,6 @@
 //! Zobrist keys, drawn from a fixed seed so that hashes are the same on every run.
 
-use super::board::cell;
+use super::board::{Sq, cell};
 
 #[derive(Clone, Debug, Default)]
 pub struct Zobrist {
@@ -52,13 +52,13 @@ impl Zobrist {
     }
 
     #[inline]
-    pub fn piece(&self, c: u8, sq: u16) -> u64 {
-        self.pieces[c as usize * self.cells + sq as usize]
+    pub fn piece(&self, c: u8, sq: Sq) -> u64 {
+        self.pieces[c as usize * self.cells + sq.idx()]
     }
 
     #[inline]
-    pub fn ep(&self, sq: u16) -> u64 {
-        self.ep[sq as usize]
+    pub fn ep(&self, sq: Sq) -> u64 {
+        self.ep[sq.idx()]
     }
 
     /// The keys of the castling rights in a bit set (rule `i` is bit `i`).

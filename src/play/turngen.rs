@@ -592,7 +592,7 @@ impl<'a> Gen<'a> {
                 }
                 None => preset.geo.squares.clone(),
             };
-            v.retain(|&s| default(pos.cells[s as usize]));
+            v.retain(|&s| default(pos.cells[s.idx()]));
             v
         };
         match kind {
@@ -614,7 +614,7 @@ impl<'a> Gen<'a> {
                 for k in codes {
                     let zone = preset.drop_zones[k as usize].as_ref().map(|z| &z[us]);
                     let code = cell::piece(k as usize, us);
-                    let allowed = empties.iter().filter(|&&s| zone.is_none_or(|z| z[s as usize]));
+                    let allowed = empties.iter().filter(|&&s| zone.is_none_or(|z| z[s.idx()]));
                     out.extend(allowed.map(|&s| TurnPart::Drop(code, s)));
                 }
             }
@@ -691,7 +691,7 @@ impl<'p> Countable<'p> {
 /// of a board known to be safe (`None`: not known, or not so simple to tell).
 #[inline]
 fn removal_keeps_safe(pos: &Position, blockers: Option<&Pins>, sq: Sq) -> bool {
-    blockers.is_some_and(|b| !b.contains(sq)) && !pos.is_royal_code(pos.cells[sq as usize])
+    blockers.is_some_and(|b| !b.contains(sq)) && !pos.is_royal_code(pos.cells[sq.idx()])
 }
 
 /// The parts on the squares that hold what `keep` accepts: of a part's `from` list (in board
@@ -706,15 +706,15 @@ fn square_parts(
     out: &mut Vec<TurnPart>,
 ) {
     let Some(items) = from else {
-        out.extend(board.iter().filter(|&&s| keep(pos.cells[s as usize])).map(|&s| make(s)));
+        out.extend(board.iter().filter(|&&s| keep(pos.cells[s.idx()])).map(|&s| make(s)));
         return;
     };
     let start = out.len();
     // Lists from `pieces()` and friends come in board order: only others are sorted.
-    let (mut ordered, mut last) = (true, 0);
+    let (mut ordered, mut last) = (true, Sq::NONE);
     for v in items {
         if let Value::Square(s) = *v
-            && keep(pos.cells[s as usize])
+            && keep(pos.cells[s.idx()])
         {
             ordered &= s > last;
             last = s;
@@ -724,7 +724,7 @@ fn square_parts(
     if !ordered {
         let key = |p: &TurnPart| match *p {
             TurnPart::Remove(s) | TurnPart::Construct(s) | TurnPart::Destroy(s) => s,
-            _ => 0,
+            _ => Sq::NONE,
         };
         out[start..].sort_unstable_by_key(key);
         let mut kept = start;
@@ -757,14 +757,22 @@ fn kinds_listed(items: &[Value]) -> Vec<u8> {
 
 /// A part as scripts see it, described in the position before it.
 pub fn part_value(preset: &Preset, pos: &Position, p: TurnPart) -> PartVal {
-    let blank =
-        |kind, to, piece| PartVal { kind, from: 0, to, piece, captured: 0, captured_on: 0, promo: 0, rook: None };
+    let blank = |kind, to, piece| PartVal {
+        kind,
+        from: Sq::NONE,
+        to,
+        piece,
+        captured: 0,
+        captured_on: Sq::NONE,
+        promo: 0,
+        rook: None,
+    };
     match p {
         TurnPart::Move(m) => move_part(preset, &pos.cells, pos.ep.victim, m),
-        TurnPart::Remove(s) => blank(PartKind::Remove, s, cell::code(pos.cells[s as usize])),
+        TurnPart::Remove(s) => blank(PartKind::Remove, s, cell::code(pos.cells[s.idx()])),
         TurnPart::Drop(c, s) => blank(PartKind::Drop, s, c),
         TurnPart::Construct(s) => blank(PartKind::Construct, s, 0),
         TurnPart::Destroy(s) => blank(PartKind::Destroy, s, 0),
-        TurnPart::Discard(c) => blank(PartKind::Discard, 0, c),
+        TurnPart::Discard(c) => blank(PartKind::Discard, Sq::NONE, c),
     }
 }

@@ -44,7 +44,7 @@ fn move_text(preset: &Preset, pos: &Position, m: Move) -> String {
         _ => format!("{}{}", g.name(m.from), g.name(m.to)),
     };
     if m.promo != 0 {
-        s += &promo_suffix(preset, pos.cells[m.from as usize], m.promo);
+        s += &promo_suffix(preset, pos.cells[m.from.idx()], m.promo);
     }
     if m.gate != 0 {
         s += &drop_label(preset, m.gate).to_ascii_lowercase();

@@ -127,7 +127,7 @@ impl Repl {
     fn why_no_moves(&self, sq: crate::engine::board::Sq, name: &str) -> String {
         use crate::engine::board::cell;
         let (p, pos) = (&self.game.preset, &self.game.pos);
-        let c = pos.cells[sq as usize];
+        let c = pos.cells[sq.idx()];
         match c {
             cell::HOLE => format!("{name} is not on the board (a missing square)"),
             cell::EMPTY => format!("{name} is empty, and nothing can be dropped there"),

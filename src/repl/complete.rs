@@ -50,7 +50,7 @@ pub fn short_text(p: &Preset, pos: &Position, m: Move, legal: &[Move]) -> Option
         let s = if long { "O-O-O" } else { "O-O" };
         return unique(s).then(|| s.to_string());
     }
-    let label = &p.kinds[cell::kind(pos.cells[m.from as usize])].labels.0[0];
+    let label = &p.kinds[cell::kind(pos.cells[m.from.idx()])].labels.0[0];
     let piece = match label.as_str() {
         "P" => String::new(),
         l if l.len() == 1 => l.to_string(),

@@ -112,7 +112,7 @@ fn grid(p: &Preset, pos: &Position, style: Style, last: &[Sq]) -> Vec<String> {
 
 /// One square, three columns or more: ` P `, ` . ` (light) / ` : ` (dark) when empty, blank when missing.
 fn square(p: &Preset, pos: &Position, sq: Sq, style: Style, width: usize, last: bool) -> String {
-    let c = pos.cells[sq as usize];
+    let c = pos.cells[sq.idx()];
     let light = p.geo.is_light(sq);
     let text = match c {
         cell::HOLE => " ".to_string(),

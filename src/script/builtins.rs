@@ -19,15 +19,15 @@ pub fn move_part(preset: &crate::preset::Preset, cells: &[u8], ep_victim: Sq, m:
     if m.flags & mflag::DROP != 0 {
         // A natively generated drop (`on setup` may ask for the legal moves of such a preset).
         let (kind, to, piece) = (PartKind::Drop, m.to, m.promo);
-        return PartVal { kind, from: 0, to, piece, captured: 0, captured_on: 0, promo: 0, rook: None };
+        return PartVal { kind, from: Sq::NONE, to, piece, captured: 0, captured_on: Sq::NONE, promo: 0, rook: None };
     }
-    let piece = cell::code(cells[m.from as usize]);
+    let piece = cell::code(cells[m.from.idx()]);
     let (captured, captured_on) = if m.flags & mflag::EP != 0 {
-        (cell::code(cells[ep_victim as usize]), ep_victim)
-    } else if m.flags & mflag::CASTLE == 0 && cell::is_piece(cells[m.to as usize]) {
-        (cell::code(cells[m.to as usize]), m.to)
+        (cell::code(cells[ep_victim.idx()]), ep_victim)
+    } else if m.flags & mflag::CASTLE == 0 && cell::is_piece(cells[m.to.idx()]) {
+        (cell::code(cells[m.to.idx()]), m.to)
     } else {
-        (0, 0)
+        (0, Sq::NONE)
     };
     let rook = (m.flags & mflag::CASTLE != 0).then(|| {
         let c = &preset.castles[m.extra as usize];
@@ -70,7 +70,7 @@ impl Interp<'_> {
     fn piece(&self, v: &Value, arg: &Code) -> R<Option<u8>> {
         match v {
             Value::Piece(c) => Ok(Some(*c)),
-            Value::Square(s) => Ok(Some(self.pos.cells[*s as usize]).filter(|&c| cell::is_piece(c)).map(cell::code)),
+            Value::Square(s) => Ok(Some(self.pos.cells[s.idx()]).filter(|&c| cell::is_piece(c)).map(cell::code)),
             Value::None => Ok(None),
             other => Err(expected(arg, "a piece or a square", other)),
         }
@@ -145,7 +145,7 @@ impl Interp<'_> {
         let mut out = Vec::with_capacity(pos.occupied_count(side));
         for s in pos.occupied_by(side) {
             // A piece's kind is below 62: the shift never wraps for one.
-            if wanted.wrapping_shr(cell::kind(cells[s as usize]) as u32) & 1 != 0 {
+            if wanted.wrapping_shr(cell::kind(cells[s.idx()]) as u32) & 1 != 0 {
                 out.push(Value::Square(s));
             }
         }
@@ -160,7 +160,7 @@ impl Interp<'_> {
             _ if p.kind == PartKind::Move && s == p.from => Some(p.to),
             _ if s == p.captured_on && p.captured != 0 => None,
             _ if p.kind == PartKind::Remove && s == p.to => None,
-            _ => Some(s).filter(|&s| cell::is_piece(self.pos.cells[s as usize])),
+            _ => Some(s).filter(|&s| cell::is_piece(self.pos.cells[s.idx()])),
         }
     }
 
@@ -198,13 +198,13 @@ impl Interp<'_> {
         let cells = &self.pos.cells;
         Ok(match b {
             PieceAt => {
-                let c = cells[self.square(v, arg)? as usize];
+                let c = cells[self.square(v, arg)?.idx()];
                 if cell::is_piece(c) { Value::Piece(cell::code(c)) } else { Value::None }
             }
-            Empty => Value::Bool(cells[self.square(v, arg)? as usize] == cell::EMPTY),
+            Empty => Value::Bool(cells[self.square(v, arg)?.idx()] == cell::EMPTY),
             Light => Value::Bool(self.preset.geo.is_light(self.square(v, arg)?)),
             Exists => {
-                let c = cells[self.square(v, arg)? as usize];
+                let c = cells[self.square(v, arg)?.idx()];
                 Value::Bool(c != cell::HOLE && c != cell::OFF)
             }
             SideOf => self.piece(v, arg)?.map_or(Value::None, |c| Value::Side(cell::side(c))),
@@ -301,9 +301,7 @@ impl Interp<'_> {
             Neighbours | EdgeNeighbours => {
                 let s = self.square(&v[0], &args[0])?;
                 let dirs: &[(i64, i64)] = if b == Neighbours { &KING_DIRS } else { &KING_DIRS[..4] };
-                self.squares_value(
-                    self.around(s, dirs).into_iter().filter(|&t| self.pos.cells[t as usize] != cell::HOLE),
-                )
+                self.squares_value(self.around(s, dirs).into_iter().filter(|&t| self.pos.cells[t.idx()] != cell::HOLE))
             }
             Frontier => {
                 // Neighbours by cell offset: the mailbox's border cells are `OFF`, so no square's
@@ -312,17 +310,15 @@ impl Interp<'_> {
                 let stride = geo.stride as isize;
                 let exists = |t: isize| !matches!(cells[t as usize], cell::HOLE | cell::OFF);
                 self.squares_value(geo.squares.iter().copied().filter(|&s| {
-                    let t = s as isize;
-                    cells[s as usize] == cell::HOLE
+                    let t = s.idx() as isize;
+                    cells[s.idx()] == cell::HOLE
                         && (exists(t - 1) || exists(t + 1) || exists(t - stride) || exists(t + stride))
                 }))
             }
             Squares => {
-                self.squares_value(geo.squares.iter().copied().filter(|&s| self.pos.cells[s as usize] != cell::HOLE))
+                self.squares_value(geo.squares.iter().copied().filter(|&s| self.pos.cells[s.idx()] != cell::HOLE))
             }
-            Holes => {
-                self.squares_value(geo.squares.iter().copied().filter(|&s| self.pos.cells[s as usize] == cell::HOLE))
-            }
+            Holes => self.squares_value(geo.squares.iter().copied().filter(|&s| self.pos.cells[s.idx()] == cell::HOLE)),
             _ => return Err(misfiled(b, span)),
         })
     }
@@ -560,7 +556,7 @@ impl Interp<'_> {
         Ok(match b {
             RemovePiece => {
                 let s = self.square(&v[0], &args[0])?;
-                if cell::is_piece(self.pos.cells[s as usize]) {
+                if cell::is_piece(self.pos.cells[s.idx()]) {
                     self.pos.set(&preset.zobrist, s, cell::EMPTY);
                 }
                 Value::None
@@ -570,7 +566,7 @@ impl Interp<'_> {
                     return Err(fail(args[0].span, format!("expected a piece, found {}", v[0].type_name())));
                 };
                 let s = self.square(&v[1], &args[1])?;
-                if self.pos.cells[s as usize] == cell::HOLE {
+                if self.pos.cells[s.idx()] == cell::HOLE {
                     return Err(fail(args[1].span, format!("{} does not exist: construct it first", geo.name(s))));
                 }
                 self.pos.set(&preset.zobrist, s, c);
@@ -578,14 +574,14 @@ impl Interp<'_> {
             }
             Construct => {
                 let s = self.square(&v[0], &args[0])?;
-                if self.pos.cells[s as usize] == cell::HOLE {
+                if self.pos.cells[s.idx()] == cell::HOLE {
                     self.pos.set(&preset.zobrist, s, cell::EMPTY);
                 }
                 Value::None
             }
             Destroy => {
                 let s = self.square(&v[0], &args[0])?;
-                if cell::is_piece(self.pos.cells[s as usize]) {
+                if cell::is_piece(self.pos.cells[s.idx()]) {
                     return Err(fail(args[0].span, format!("{} holds a piece: remove it first", geo.name(s))));
                 }
                 self.pos.set(&preset.zobrist, s, cell::HOLE);
@@ -604,7 +600,7 @@ impl Interp<'_> {
             }
             Promote => {
                 let s = self.square(&v[0], &args[0])?;
-                let c = self.pos.cells[s as usize];
+                let c = self.pos.cells[s.idx()];
                 if !cell::is_piece(c) {
                     return Err(fail(args[0].span, format!("no piece on {} to promote", geo.name(s))));
                 }

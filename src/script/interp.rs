@@ -4,7 +4,7 @@ use super::ir::{Body, Code, Ex, Field, Op, St};
 use super::table::Builtin;
 use super::value::{PartVal, Value};
 use crate::diag::Diagnostic;
-use crate::engine::board::cell;
+use crate::engine::board::{Sq, cell};
 use crate::engine::side::Side;
 use crate::engine::{GameOver, Position};
 use crate::preset::Preset;
@@ -833,7 +833,7 @@ impl<'a> Interp<'a> {
 
     fn field(&self, v: &Value, f: Field, span: Span) -> R<Value> {
         let code = |c: u8| if c == 0 { Value::None } else { Value::Piece(c) };
-        let sq = |s: u16| if s == 0 { Value::None } else { Value::Square(s) };
+        let sq = |s: Sq| if s == Sq::NONE { Value::None } else { Value::Square(s) };
         Ok(match (v, f) {
             (Value::Part(p), Field::From) => sq(p.from),
             (Value::Part(p), Field::To) => sq(p.to),
@@ -865,11 +865,11 @@ impl<'a> Interp<'a> {
 #[inline]
 fn part_code(p: &PartVal, f: Field) -> Option<u16> {
     Some(match f {
-        Field::From => p.from,
-        Field::To => p.to,
+        Field::From => p.from.idx() as u16,
+        Field::To => p.to.idx() as u16,
         Field::Piece => p.piece as u16,
         Field::Captured | Field::IsCapture => p.captured as u16,
-        Field::CapturedOn => p.captured_on,
+        Field::CapturedOn => p.captured_on.idx() as u16,
         Field::Promo => p.promo as u16,
         _ => return None,
     })

@@ -210,7 +210,7 @@ impl Value {
             Value::Bool(b) => mix(1, *b as u64),
             Value::Int(i) => mix(2, *i as u64),
             Value::Str(s) => s.bytes().fold(mix(3, s.len() as u64), |h, b| mix(h, b as u64)),
-            Value::Square(s) => mix(4, *s as u64),
+            Value::Square(s) => mix(4, s.idx() as u64),
             Value::Piece(c) => mix(5, *c as u64),
             Value::Kind(k) => mix(6, *k as u64),
             Value::Side(s) => mix(7, s.index() as u64),
@@ -218,7 +218,7 @@ impl Value {
             Value::Set(v) => v.iter().fold(mix(9, v.len() as u64), |h, x| mix(h, x.digest())),
             Value::Map(m) => m.iter().fold(mix(10, m.len() as u64), |h, (k, v)| mix(mix(h, k.digest()), v.digest())),
             Value::Part(p) => mix(
-                mix(mix(11, p.kind as u64), (p.from as u64) << 16 | p.to as u64),
+                mix(mix(11, p.kind as u64), (p.from.idx() as u64) << 16 | p.to.idx() as u64),
                 (p.piece as u64) << 16 | (p.captured as u64) << 8 | p.promo as u64,
             ),
         }

@@ -74,14 +74,14 @@ impl Tables {
                 for (i, &sq) in g.squares.iter().enumerate() {
                     let centred = (mob[i] * 8 - mean) * SQUARE_MOBILITY / 8;
                     if kind.royal {
-                        t.square[base + sq as usize] = -centred;
-                        t.royal_late[base + sq as usize] = 2 * centred;
+                        t.square[base + sq.idx()] = -centred;
+                        t.royal_late[base + sq.idx()] = 2 * centred;
                     } else {
-                        t.square[base + sq as usize] = centred + promotion_bonus(preset, values, k, side, sq);
+                        t.square[base + sq.idx()] = centred + promotion_bonus(preset, values, k, side, sq);
                     }
                 }
                 if !kind.royal {
-                    t.hand[code as usize] = g.squares.iter().map(|&sq| t.square[base + sq as usize]).max().unwrap_or(0);
+                    t.hand[code as usize] = g.squares.iter().map(|&sq| t.square[base + sq.idx()]).max().unwrap_or(0);
                 }
             }
         }
@@ -89,7 +89,7 @@ impl Tables {
             let (f, r) = (g.file(sq) as i32, g.rank(sq) as i32);
             for (dx, dy) in [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)] {
                 if let Some(n) = g.square_checked(f + dx, r + dy) {
-                    t.near[sq as usize].push(n);
+                    t.near[sq.idx()].push(n);
                 }
             }
         }
@@ -115,7 +115,7 @@ impl Tables {
             let sign = if side == Side::White { 1 } else { -1 };
             let i = cell::code(c) as usize * self.cells + sq;
             if pos.is_royal_code(c) {
-                let shield = self.near[sq].iter().filter(|&&n| cell::is_side(pos.cells[n as usize], side)).count();
+                let shield = self.near[sq].iter().filter(|&&n| cell::is_side(pos.cells[n.idx()], side)).count();
                 early += sign * (self.square[i] + SHIELD * shield as i32);
                 late += sign * self.royal_late[i];
             } else {
@@ -147,7 +147,7 @@ fn promotion_bonus(preset: &Preset, values: &[i32; 128], k: usize, side: Side, s
     let dist = |a: Sq| {
         g.squares
             .iter()
-            .filter(|&&z| zone.get(z as usize).copied().unwrap_or(false))
+            .filter(|&&z| zone.get(z.idx()).copied().unwrap_or(false))
             .map(|&z| (g.file(a) as i32 - g.file(z) as i32).abs().max((g.rank(a) as i32 - g.rank(z) as i32).abs()))
             .min()
     };

@@ -58,8 +58,8 @@ impl History {
     #[inline]
     fn index(&self, side: Side, t: &Turn) -> Option<usize> {
         let (from, to) = match t.parts().first()? {
-            TurnPart::Move(m) => (m.from as usize, m.to as usize),
-            TurnPart::Drop(code, sq) => (*code as usize, *sq as usize),
+            TurnPart::Move(m) => (m.from.idx(), m.to.idx()),
+            TurnPart::Drop(code, sq) => (*code as usize, sq.idx()),
             _ => return None,
         };
         (from < self.cells && to < self.cells).then(|| (side.index() * self.cells + from) * self.cells + to)
@@ -122,9 +122,9 @@ pub fn score(
 #[inline]
 fn capture_score(ev: &Evaluator, p: &Preset, pos: &Position, m: Move) -> i32 {
     let at = if m.flags & mflag::EP != 0 { pos.ep.victim } else { m.to };
-    let victim = pos.cells[at as usize];
+    let victim = pos.cells[at.idx()];
     let royal = cell::is_piece(victim) && pos.is_royal_code(victim);
-    let (gain, cost) = (ev.value_of(victim), ev.value_of(pos.cells[m.from as usize]));
+    let (gain, cost) = (ev.value_of(victim), ev.value_of(pos.cells[m.from.idx()]));
     let order = mvv_lva(ev, pos, m);
     if !royal && cost > gain && pos.attacked(p, m.to, pos.side.other()) {
         return BAD_CAPTURE + order.clamp(0, BAD_CAPTURE / 2 - 1);
@@ -135,9 +135,9 @@ fn capture_score(ev: &Evaluator, p: &Preset, pos: &Position, m: Move) -> i32 {
 #[inline]
 fn mvv_lva(ev: &Evaluator, pos: &Position, m: Move) -> i32 {
     let at = if m.flags & mflag::EP != 0 { pos.ep.victim } else { m.to };
-    let victim = pos.cells[at as usize];
+    let victim = pos.cells[at.idx()];
     let v = if cell::is_piece(victim) && pos.is_royal_code(victim) { ROYAL_VICTIM } else { ev.value_of(victim) };
-    v * 16 - ev.value_of(pos.cells[m.from as usize]) / 16
+    v * 16 - ev.value_of(pos.cells[m.from.idx()]) / 16
 }
 
 /// A part that removes an enemy piece (huffing, say) wins material like a capture.
@@ -146,8 +146,8 @@ fn removed_enemy(ev: &Evaluator, pos: &Position, t: &Turn) -> i32 {
     t.parts()
         .iter()
         .map(|p| match p {
-            TurnPart::Remove(sq) if cell::is_side(pos.cells[*sq as usize], pos.side.other()) => {
-                CAPTURE + ev.value_of(pos.cells[*sq as usize]) * 16
+            TurnPart::Remove(sq) if cell::is_side(pos.cells[sq.idx()], pos.side.other()) => {
+                CAPTURE + ev.value_of(pos.cells[sq.idx()]) * 16
             }
             _ => 0,
         })

@@ -219,7 +219,7 @@ fn count_mobility(preset: &Preset, pos: &mut Position, buf: &mut Vec<crate::engi
             *per_square.entry(m.from).or_insert(0u32) += 1;
         }
         for sq in pos.occupied_by(side).collect::<Vec<_>>() {
-            let c = pos.cells[sq as usize];
+            let c = pos.cells[sq.idx()];
             if !cell::is_piece(c) {
                 continue;
             }
@@ -253,7 +253,7 @@ fn imbalance_games(preset: &Arc<Preset>, opts: &ValuesOptions, k: usize, rng: &m
             Game::new(Arc::clone(preset), None, Some(opts.seed.wrapping_add(g as u64))).map_err(|e| e.to_string())?;
         let code = cell::piece(k, missing);
         let squares: Vec<_> =
-            game.pos.occupied_by(missing).filter(|&sq| cell::code(game.pos.cells[sq as usize]) == code).collect();
+            game.pos.occupied_by(missing).filter(|&sq| cell::code(game.pos.cells[sq.idx()]) == code).collect();
         if squares.is_empty() {
             return Ok(scores);
         }

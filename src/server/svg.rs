@@ -96,7 +96,7 @@ pub fn board(p: &Preset, pos: &Position, last: &[Sq]) -> String {
             let sq = g.square(file, rank);
             let name = g.name(sq);
             let (x, y) = (MARGIN + file * S, (g.ranks - 1 - rank) * S);
-            let c = pos.cells[sq as usize];
+            let c = pos.cells[sq.idx()];
             let shade = if g.is_light(sq) { "light" } else { "dark" };
             let last = if last.contains(&sq) { " last" } else { "" };
             if c == cell::HOLE || c == cell::OFF {
