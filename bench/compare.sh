@@ -1,28 +1,36 @@
 #!/usr/bin/env bash
 # Times `herald perft` beside Stockfish and Fairy-Stockfish (when installed) on the same positions, in
 # one run, and prints a table: position, depth, nodes (which must agree), seconds, nps, ratios.
-# Installs nothing. Usage: bench/compare.sh [--quick] [--library] [--selfplay]
+# Installs nothing. Usage: bench/compare.sh [--quick] [--library] [--selfplay] [--chess]
 #   --quick     one depth less everywhere (smaller node budgets for the sections below)
 #   --library   every shipped library variant against Fairy-Stockfish's `go perft` from the start, with
 #               the geometric mean of the ratios over the scripted and drop variants (needs fairy-stockfish)
 #   --selfplay  `herald selfplay P --games 2 --seed 3` for every shipped preset: seconds and nodes/s
 #   --selfplay-only   only that section (it runs for many minutes; the others take a few)
+#   --chess     only the chess section (start and kiwipete beside the peers), then stop
+# Env FAIRY_STOCKFISH_CURRENT=PATH: a second Fairy-Stockfish (built from current sources) for the chess section.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-quick=0; library=0; selfplay=0; perft=1
+quick=0; library=0; selfplay=0; perft=1; chess_only=0
 for arg in "$@"; do
   case $arg in
     --quick) quick=1 ;;
     --library) library=1 ;;
     --selfplay) selfplay=1 ;;
     --selfplay-only) selfplay=1; perft=0 ;;
-    *) echo "usage: bench/compare.sh [--quick] [--library] [--selfplay] [--selfplay-only]" >&2; exit 2 ;;
+    --chess) chess_only=1 ;;
+    *) echo "usage: bench/compare.sh [--quick] [--library] [--selfplay] [--selfplay-only] [--chess]" >&2; exit 2 ;;
   esac
 done
 cargo build --release --quiet
 herald=target/release/herald
 sf=$(command -v stockfish || ls /usr/games/stockfish 2>/dev/null || true)
 fsf=$(command -v fairy-stockfish || ls /usr/games/fairy-stockfish 2>/dev/null || true)
+# A Fairy-Stockfish built from its current sources (README, "Speed"), compared in the chess section too.
+fsf_current=${FAIRY_STOCKFISH_CURRENT:-}
+if [ -n "$fsf_current" ] && [ ! -x "$fsf_current" ]; then
+  echo "FAIRY_STOCKFISH_CURRENT=$fsf_current is not an executable file" >&2; exit 2
+fi
 start="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 kiwi="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -69,16 +77,18 @@ for spec in "start:$chess_depth:$start" "kiwipete:$kiwi_depth:$kiwi"; do
   row "herald chess $name --no-bulk" "$depth" "$bn" "$bs"
   read -r tn ts < <(herald_perft chess "$depth" "$fen" --threads 2)
   row "herald chess $name --threads 2" "$depth" "$tn" "$ts"
-  for peer in "$fsf" "$sf"; do
+  for peer in "$fsf" "$fsf_current" "$sf"; do
     [ -n "$peer" ] || continue
+    label=$(basename "$peer"); [ "$peer" = "$fsf_current" ] && label=fairy-stockfish-current
     read -r pn ps < <(uci_perft "$peer" "$fen" "$depth")
-    [ "$pn" = "$hn" ] || echo "  NODE COUNT DIFFERS: $(basename "$peer") $pn, herald $hn"
-    row "$(basename "$peer") $name" "$depth" "$pn" "$ps"
-    printf '  herald/%s nps: bulk %.2fx, no-bulk %.2fx, 2 threads %.2fx\n' "$(basename "$peer")" \
+    [ "$pn" = "$hn" ] || echo "  NODE COUNT DIFFERS: $label $pn, herald $hn"
+    row "$label $name" "$depth" "$pn" "$ps"
+    printf '  herald/%s nps: bulk %.2fx, no-bulk %.2fx, 2 threads %.2fx\n' "$label" \
       "$(echo "($hn/$hs) / ($pn/$ps)" | bc -l)" "$(echo "($bn/$bs) / ($pn/$ps)" | bc -l)" "$(echo "($tn/$ts) / ($pn/$ps)" | bc -l)"
   done
 done
 
+if [ "$chess_only" = 1 ]; then exit 0; fi
 echo
 echo "every shipped preset from its setup, fastest of 3 runs (herald only; scripted presets run their hooks"
 echo "at every node, except that bulk counting skips, at the last ply, hooks that can neither refuse a turn nor change the board)."
@@ -137,7 +147,7 @@ if [ "$library" = 1 ]; then
   if [ -z "$fsf" ]; then
     echo "library variants against Fairy-Stockfish: skipped (fairy-stockfish is not installed)"
   else
-    budget=$((quick ? 1000000 : 20000000))
+    budget=$((quick ? 1000000 : 30000000))
     echo "library variants from the start against Fairy-Stockfish 11.1 (one run each, single thread, the"
     echo "deepest depth of the perft tables with at most $budget nodes; Fairy-Stockfish's seconds are its"
     echo "wall time less that of a perft 1 from the same start, which holds its start-up)"

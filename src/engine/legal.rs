@@ -74,8 +74,25 @@ impl Position {
 
     /// `checks illegal`: drop the moves after which the opponent's royal piece is attacked.
     fn retain_quiet(&mut self, preset: &Preset, out: &mut Vec<Move>) {
-        let them = self.side.other();
+        let us = self.side;
+        let them = us.other();
+        // With one royal piece there, most moves are tried on the cells alone, as for the mover's
+        // own safety: not when the mover's side has shaped movers (their attack test reads the
+        // occupancy bits), nor for moves that bring a piece or explode, nor with drops (a piece
+        // back on its setup square may count as unmoved again).
+        let royal = self.royal_square(them);
+        let cheap = preset.explode.is_none() && !preset.drops && preset.movement.attacks[us].ray_codes.is_empty();
         out.retain(|&m| {
+            if let Some(k) = royal
+                && cheap
+                && m.promo == 0
+                && m.gate == 0
+                && m.to != k
+                && m.flags & mflag::DROP == 0
+                && let Some(attacked) = self.attacked_after_cells(preset, m, k, us)
+            {
+                return !attacked;
+            }
             self.make(preset, m);
             let checks = self.in_check(preset, them);
             self.unmake();
@@ -86,34 +103,57 @@ impl Position {
     /// Drop the moves that leave the mover's royal piece attacked (the order of the rest may change).
     fn retain_safe(&mut self, preset: &Preset, out: &mut Vec<Move>) {
         let us = self.side;
-        let them = us.other();
         if preset.explode.is_some() {
             return out.retain(|&m| self.safe_blast(preset, m));
         }
         let royal = self.royal_square(us);
         // Not in check: a move is safe unless it moves the royal piece, is special (e.p., castling),
         // or empties or fills a square where that could expose the royal piece (`Guard`).
-        let guard = royal.and_then(|k| (!self.attacked(preset, k, them)).then(|| self.guard(preset, k, us)).flatten());
-        let mut i = 0;
-        while i < out.len() {
-            // A gating move is judged as the move alone, as Fairy-Stockfish judges it: the piece
-            // entering behind a pinned piece does not free it (and cannot expose anything).
-            let m = Move { gate: 0, ..out[i] };
-            let ok = match (royal, &guard) {
-                (Some(k), Some(g))
-                    if m.from != k && m.flags & (mflag::EP | mflag::CASTLE) == 0 && !g.has(m.from) && !g.has(m.to) =>
+        let mut g = Guard { bits: [0; GUARD_WORDS] };
+        if let Some(k) = royal
+            && self.guard(preset, k, us, &mut g)
+        {
+            let mut i = 0;
+            while i < out.len() {
+                // A gating move is judged as the move alone, as Fairy-Stockfish judges it: the piece
+                // entering behind a pinned piece does not free it (and cannot expose anything).
+                let m = Move { gate: 0, ..out[i] };
+                let ok = if m.from != k && m.flags & (mflag::EP | mflag::CASTLE) == 0 && !g.has(m.from) && !g.has(m.to)
                 {
                     !self.promotes_royal(m, Some(k)) || self.safe_by_make(preset, m)
+                } else {
+                    self.safe_alone(preset, m, royal)
+                };
+                if ok {
+                    i += 1;
+                } else {
+                    out.swap_remove(i);
                 }
-                (Some(k), _) if !self.promotes_royal(m, Some(k)) => self.safe_by_cells(preset, m, k),
-                (None, _) if self.royal_count(us) == 0 && !self.promotes_royal(m, None) => true,
-                _ => self.safe_by_make(preset, m),
-            };
-            if ok {
+            }
+            return;
+        }
+        if royal.is_none() && self.royal_count(us) == 0 {
+            // No royal piece to expose: only a move that makes one is tried.
+            return out.retain(|&m| !self.promotes_royal(m, None) || self.safe_by_make(preset, Move { gate: 0, ..m }));
+        }
+        let mut i = 0;
+        while i < out.len() {
+            if self.safe_alone(preset, Move { gate: 0, ..out[i] }, royal) {
                 i += 1;
             } else {
                 out.swap_remove(i);
             }
+        }
+    }
+
+    /// Whether a move (its gating left out) leaves the mover's royal piece, on `royal` when it has
+    /// one, unattacked, judged without a [`Guard`].
+    fn safe_alone(&mut self, preset: &Preset, m: Move, royal: Option<Sq>) -> bool {
+        let us = self.side;
+        match royal {
+            Some(k) if !self.promotes_royal(m, Some(k)) => self.safe_by_cells(preset, m, k),
+            None if self.royal_count(us) == 0 && !self.promotes_royal(m, None) => true,
+            _ => self.safe_by_make(preset, m),
         }
     }
 
@@ -122,14 +162,22 @@ impl Position {
     /// and an enemy rider; the lame paths of enemy leapers aimed at it; and on a line a hopper or a
     /// confined rider could attack along, the squares up to its second piece (its first two pieces
     /// decide that attack); the squares of shaped (crooked, multi-leg) paths of enemy pieces aimed at it.
-    fn guard(&self, preset: &Preset, k: Sq, us: Side) -> Option<Guard> {
+    ///
+    /// Fills `g` and returns true, or returns false when the royal piece is attacked now (the
+    /// same ride walk finds the attackers and the pinned pieces).
+    fn guard(&self, preset: &Preset, k: Sq, us: Side, g: &mut Guard) -> bool {
         let them = us.other();
         let t = &preset.movement.attacks[them];
         if preset.geo.cells > GUARD_WORDS * 64 {
-            return None;
+            return false;
         }
-        let mut g = Guard { bits: [0; GUARD_WORDS] };
-        let pins = self.blockers(preset, k, us, false)?;
+        let shaped = t.ray_codes.iter().any(|&code| self.counts[cell::code(code) as usize] > 0);
+        // The ride walk below does not see shaped paths: with such a piece on the board, an attack
+        // along one is looked for as `attacked` does.
+        if shaped && self.attacked(preset, k, them) {
+            return false;
+        }
+        let Some(pins) = self.pins_unless_attacked(preset, k, us) else { return false };
         for &sq in &pins.squares[..pins.n] {
             g.add(sq);
         }
@@ -150,7 +198,7 @@ impl Position {
             }
         }
         if t.back_at.is_empty() {
-            return Some(g);
+            return true;
         }
         for l in &t.back_leaps[t.back_at[k] as usize..t.back_at[k + 1] as usize] {
             if (l.codes >> cell::code(cells[l.origin.idx()])) & 1 != 0 {
@@ -180,7 +228,7 @@ impl Position {
                 l.squares[..end].iter().for_each(|&s| g.add(s));
             }
         }
-        Some(g)
+        true
     }
 
     /// Whether a move changes which pieces are royal (a royal piece promotes, or a piece promotes to
@@ -236,17 +284,26 @@ impl Position {
 
     /// The cheap trial: only the cells change (attack detection reads nothing else).
     fn safe_by_cells(&mut self, preset: &Preset, m: Move, k: Sq) -> bool {
-        let them = self.side.other();
+        match self.attacked_after_cells(preset, m, k, self.side.other()) {
+            Some(attacked) => !attacked,
+            None => self.safe_by_make(preset, m),
+        }
+    }
+
+    /// Whether the piece on `watch` (where the move takes it, if it moves it) is attacked by `by`
+    /// once `m` is played on the cells alone, which are then put back; `None` when only a full
+    /// make tells (a castling whose royal rook is not the watched piece).
+    fn attacked_after_cells(&mut self, preset: &Preset, m: Move, watch: Sq, by: Side) -> Option<bool> {
         let mut saved = Saved { cells: [(Sq::NONE, 0); 4], n: 0 };
-        let mut royal = k;
+        let mut royal = watch;
         if m.flags & mflag::CASTLE != 0 {
             let c = &preset.castles[m.extra as usize];
-            if self.is_royal_code(c.rook) && c.rook_from != k {
-                return self.safe_by_make(preset, m);
+            if self.is_royal_code(c.rook) && c.rook_from != watch {
+                return None;
             }
-            if c.king_from == k {
+            if c.king_from == watch {
                 royal = c.king_to;
-            } else if c.rook_from == k {
+            } else if c.rook_from == watch {
                 royal = c.rook_to;
             }
             self.put(&mut saved, c.king_from, cell::EMPTY);
@@ -255,7 +312,7 @@ impl Position {
             self.put(&mut saved, c.rook_to, c.rook);
         } else {
             let piece = cell::code(self.cells[m.from.idx()]);
-            if m.from == k {
+            if m.from == watch {
                 royal = m.to;
             }
             self.put(&mut saved, m.from, cell::EMPTY);
@@ -264,11 +321,11 @@ impl Position {
             }
             self.put(&mut saved, m.to, if m.promo != 0 { m.promo } else { piece });
         }
-        let ok = !self.attacked(preset, royal, them);
+        let attacked = self.attacked(preset, royal, by);
         for &(sq, old) in saved.cells[..saved.n].iter().rev() {
             self.cells[sq.idx()] = old;
         }
-        ok
+        Some(attacked)
     }
 
     #[inline]
@@ -326,6 +383,54 @@ impl Position {
             }
         }
         Some(holes)
+    }
+
+    /// The pieces of `us` that alone stand between the royal piece on `k` and an enemy rider, or
+    /// `None` when it is attacked (by anything) or they are too many to list: [`Self::attacked`]
+    /// and [`Self::blockers`] in one walk along the rider lines.
+    fn pins_unless_attacked(&self, preset: &Preset, k: Sq, us: Side) -> Option<Pins> {
+        let them = us.other();
+        let t = &preset.movement.attacks[them];
+        let cells = &self.cells;
+        let mut pins = Pins { squares: [Sq::NONE; 16], n: 0 };
+        let mut overflow = false;
+        for r in &t.rides {
+            let mut s = k.idx() as i32;
+            let mut dist = 0u8;
+            let mut blocker = None;
+            loop {
+                s -= r.delta as i32;
+                dist = dist.saturating_add(1);
+                let c = cells[s as usize];
+                if c == cell::EMPTY {
+                    continue;
+                }
+                match blocker {
+                    None if rides_to(preset, r, c, dist, s as usize) => return None,
+                    None if cell::is_side(c, us) => blocker = Some(Sq::new(s as usize)),
+                    Some(b) if cell::is_side(c, them) && rides_to(preset, r, c, dist, s as usize) => {
+                        if pins.n == pins.squares.len() {
+                            overflow = true;
+                        } else {
+                            pins.squares[pins.n] = b;
+                            pins.n += 1;
+                        }
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        }
+        let k = k.idx() as i32;
+        for &(d, mask) in &t.leaps {
+            if (mask >> cell::code(cells[(k - d as i32) as usize])) & 1 != 0 {
+                return None;
+            }
+        }
+        if !t.back_at.is_empty() && self.back_attack(preset, t, k as usize) {
+            return None;
+        }
+        (!overflow).then_some(pins)
     }
 
     /// The pieces of `us` (or with `any`, of either side) that alone stand between the royal piece

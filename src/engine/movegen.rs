@@ -1,7 +1,7 @@
 //! Move generation from the compiled tables: pseudo-legal moves, attacks, and the royal-safety filter.
 
 use super::board::{Sq, cell};
-use super::movement::{AttackTables, Hop, Ray, RideAttack, Step, flag};
+use super::movement::{AttackTables, Hop, QuickTable, Ray, RideAttack, Step, flag};
 use super::position::{Move, Position, mflag};
 use super::side::Side;
 use crate::preset::Preset;
@@ -16,16 +16,20 @@ impl Position {
             let c = self.cells[sq.idx()];
             let kind = cell::kind(c);
             let start = out.len();
-            let reach = &preset.movement.reach[us][kind];
-            for (i, s) in preset.movement.steps[us][kind].iter().enumerate() {
-                let n = reach[i * preset.geo.cells + sq.idx()];
-                if n == 0 || (s.flags & flag::INITIAL != 0 && !cell::unmoved(c)) {
-                    continue;
+            if let Some(q) = &preset.movement.quick[us][kind] {
+                self.quick_moves(preset, sq, c, q, &mut checked, out);
+            } else {
+                let reach = &preset.movement.reach[us][kind];
+                for (i, s) in preset.movement.steps[us][kind].iter().enumerate() {
+                    let n = reach[i * preset.geo.cells + sq.idx()];
+                    if n == 0 || (s.flags & flag::INITIAL != 0 && !cell::unmoved(c)) {
+                        continue;
+                    }
+                    if s.calm && *checked.get_or_insert_with(|| self.in_check(preset, us)) {
+                        continue;
+                    }
+                    self.step_moves(preset, sq, kind, s, n, out);
                 }
-                if s.calm && *checked.get_or_insert_with(|| self.in_check(preset, us)) {
-                    continue;
-                }
-                self.step_moves(preset, sq, kind, s, n, out);
             }
             if (preset.movement.ray_pieces >> cell::code(c)) & 1 != 0 {
                 for r in &preset.movement.rays[us][kind][sq.idx()] {
@@ -202,6 +206,74 @@ impl Position {
                         out.push(Move { from: sq, to: sq, promo: code, flags: mflag::DROP, extra: 0, gate: 0 });
                     }
                 }
+            }
+        }
+    }
+
+    /// The moves of the piece in cell `c` on `from` along its steps that go somewhere from there
+    /// ([`Movement::quick`]); plain leaps and rides in a tight loop, the rest by [`Self::step_moves`].
+    #[inline]
+    fn quick_moves(
+        &self,
+        preset: &Preset,
+        from: Sq,
+        c: u8,
+        q: &QuickTable,
+        checked: &mut Option<bool>,
+        out: &mut Vec<Move>,
+    ) {
+        let us = self.side;
+        let them = us.other();
+        let kind = cell::kind(c);
+        let mv = &preset.movement;
+        let unmoved = cell::unmoved(c);
+        // Whether this kind's moves go straight in (no promotion, may stand anywhere) and may take
+        // any enemy piece: then a step needs no more than the cells it looks at.
+        let plain = preset.promotions[kind].is_none() && preset.mobile.is_empty();
+        let takes_all = mv.hop_limits.get(kind).is_none_or(|l| l.1 == 0);
+        let cells = &self.cells[..];
+        let at = from.idx();
+        for e in &q.list[q.at[at] as usize..q.at[at + 1] as usize] {
+            if e.flags & flag::INITIAL != 0 && !unmoved {
+                continue;
+            }
+            if e.slow || e.flags & flag::FRIENDLY != 0 || !takes_all {
+                let s = &mv.steps[us][kind][e.step as usize];
+                if s.calm && *checked.get_or_insert_with(|| self.in_check(preset, us)) {
+                    continue;
+                }
+                self.step_moves(preset, from, kind, s, e.n, out);
+                continue;
+            }
+            if e.lame {
+                let s = &mv.steps[us][kind][e.step as usize];
+                if !s.path[..s.path_len as usize]
+                    .iter()
+                    .all(|&p| cells[(at as isize + p as isize) as usize] == cell::EMPTY)
+                {
+                    continue;
+                }
+            }
+            let quiet = if e.flags & flag::CREATES_EP != 0 { mflag::DOUBLE } else { 0 };
+            let (moves, takes, ep) = (e.flags & flag::MOVE != 0, e.flags & flag::CAPTURE != 0, e.flags & flag::EP != 0);
+            let mut to = from;
+            for _ in 0..e.n {
+                to = to.offset(e.delta as i32);
+                let t = cells[to.idx()];
+                let m = Move { from, to, promo: 0, flags: 0, extra: 0, gate: 0 };
+                if t == cell::EMPTY {
+                    if moves {
+                        emit(preset, plain, us, kind, Move { flags: quiet, ..m }, out);
+                    }
+                    if ep && self.ep.contains(to) && cell::is_side(cells[self.ep.victim.idx()], them) {
+                        emit(preset, plain, us, kind, Move { flags: mflag::EP, ..m }, out);
+                    }
+                    continue;
+                }
+                if takes && cell::is_side(t, them) {
+                    emit(preset, plain, us, kind, Move { flags: mflag::CAPTURE, ..m }, out);
+                }
+                break;
             }
         }
     }
@@ -433,7 +505,7 @@ impl Position {
 
     /// The special captures (lame, confined, hopping, initial-only, restricted) onto cell `target`,
     /// from the reverse tables compiled at load.
-    fn back_attack(&self, preset: &Preset, t: &AttackTables, target: usize) -> bool {
+    pub(super) fn back_attack(&self, preset: &Preset, t: &AttackTables, target: usize) -> bool {
         let cells = &self.cells;
         let prey = cells[target];
         if prey == cell::HOLE || prey == cell::OFF {
@@ -649,6 +721,13 @@ fn push(preset: &Preset, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
     } else {
         push_checked(preset, us, kind, m, out);
     }
+}
+
+/// [`push`], or straight in when the caller knows the kind's moves are `plain` (no promotion, may
+/// stand anywhere).
+#[inline(always)]
+fn emit(preset: &Preset, plain: bool, us: Side, kind: usize, m: Move, out: &mut Vec<Move>) {
+    if plain { out.push(m) } else { push(preset, us, kind, m, out) }
 }
 
 /// [`push`] for a piece that may promote or may not stand everywhere.

@@ -159,6 +159,13 @@ impl Position {
     }
 
     fn insufficient(&self, preset: &Preset, pats: &[MaterialPattern]) -> bool {
+        // The pieces on the board from the counts of empty squares and holes: most positions have
+        // too many to look at the kinds.
+        let on_board = (preset.geo.squares.len() as u32)
+            .saturating_sub(self.counts[cell::EMPTY as usize] as u32 + self.counts[cell::HOLE as usize] as u32);
+        if on_board.saturating_sub(self.royal_count(Side::White) + self.royal_count(Side::Black)) > 8 {
+            return false;
+        }
         let mut per_kind = [0u16; cell::MAX_KINDS];
         let mut total = 0u32;
         for (k, kind) in preset.kinds.iter().enumerate() {
