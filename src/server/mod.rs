@@ -168,19 +168,6 @@ pub fn param(query: &str, name: &str) -> Option<String> {
     query.split('&').filter_map(|kv| kv.split_once('=')).find(|(k, _)| *k == name).map(|(_, v)| decode(v))
 }
 
-/// Encode a text for a URL's path or query: letters, digits and `-._~` stay, the rest is `%XX`.
-pub fn percent(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
 /// Decode `%XX` and `+` in a query value.
 fn decode(s: &str) -> String {
     let b = s.as_bytes();

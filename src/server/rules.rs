@@ -14,13 +14,13 @@ pub fn page(api: &Api, game: Option<String>, preset: Option<String>) -> Result<S
         Some(id) => {
             let e = api.games.get(&id).ok_or_else(|| Reply::error(404, format!("no game `{id}`")))?;
             let e = super::state::entry(&e);
-            let id = super::percent(&id);
+            let id = percent(&id);
             (e.game.preset.clone(), format!("?game={id}"), format!("/api/games/{id}/images/"))
         }
         None => {
             let name = preset.unwrap_or_else(|| api.default.0.clone());
-            let base = format!("/api/presets/{}/images/", super::percent(&name));
-            (api.preset(&name)?, format!("?preset={}", super::percent(&name)), base)
+            let base = format!("/api/presets/{}/images/", percent(&name));
+            (api.preset(&name)?, format!("?preset={}", percent(&name)), base)
         }
     };
     let pics = svg::Pictures(Some(base.as_str()));
@@ -68,4 +68,17 @@ pub fn page(api: &Api, game: Option<String>, preset: Option<String>) -> Result<S
     }
     out.push_str("</section></main></body></html>");
     Ok(out)
+}
+
+/// Encode a text for a URL's path or query: letters, digits and `-._~` stay, the rest is `%XX`.
+fn percent(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
