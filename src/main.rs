@@ -129,8 +129,8 @@ enum Cmd {
     /// cross-checked by self-play games with one piece missing; prints a values file.
     Values {
         preset: String,
-        /// Self-play games for the mobility proxy, and per kind for the cross-check.
-        #[arg(long, default_value_t = 8)]
+        /// Self-play games for the mobility proxy, and per kind for the cross-check (at least 1).
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
         games: u32,
         /// Nodes per turn in every game.
         #[arg(long, default_value_t = 2000)]

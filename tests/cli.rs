@@ -140,3 +140,13 @@ fn perft_max_turns_raises_the_budget_for_one_count() {
     let out = herald(&["perft", "ruddigore", "2", "--max-turns", "lots"], "", &dir);
     assert!(!out.status.success() && text(&out.stderr).contains("--max-turns"), "{}", text(&out.stderr));
 }
+
+/// `values --games 0` is refused before anything is played (it used to announce 0 games and play one).
+#[test]
+fn values_refuses_zero_games() {
+    let dir = scratch("values_zero_games");
+    let out = herald(&["values", "chess", "--games", "0"], "", &dir);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("'0' for '--games"), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+}
