@@ -375,6 +375,10 @@ impl Core {
                 && !checks
                 && let Some(bound) = futile
             {
+                // It was played (hooks and all), so it is a node: a search limited by nodes then
+                // spends what it counts (on presets whose turns run hooks, the probes were most
+                // of a search's time and none of its count). The next node's tick checks limits.
+                self.nodes += 1;
                 pos.unmake();
                 if bound > best.0 {
                     best = (bound, Some(t));
