@@ -33,10 +33,11 @@ def find_fs(given):
 
 
 class Fairy:
-    """One Fairy-Stockfish process spoken to over UCI."""
+    """One Fairy-Stockfish process spoken to over UCI (or any UCI engine: `argv` after the
+    program, `cwd` to run it in; uci_notation.py speaks to `herald uci` through it too)."""
 
-    def __init__(self, path):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    def __init__(self, path, *argv, cwd=None):
+        self.p = subprocess.Popen([path, *argv], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, cwd=cwd)
         self.variants = []
         self.send("uci")
         for line in self.until("uciok"):
@@ -53,7 +54,7 @@ class Fairy:
         while True:
             line = self.p.stdout.readline()
             if not line:
-                raise RuntimeError("fairy-stockfish stopped")
+                raise RuntimeError("%s stopped" % os.path.basename(self.p.args[0]))
             line = line.rstrip("\n")
             lines.append(line)
             if line.startswith(prefix):

@@ -18,40 +18,19 @@ import argparse
 import os
 import random
 import re
-import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-# Finding Fairy-Stockfish is fairy_perft.py's (this directory is on the path).
-from fairy_perft import find_fs
+# Finding Fairy-Stockfish and speaking UCI are fairy_perft.py's (this directory is on the path).
+from fairy_perft import Fairy, find_fs
 
 
-class Engine:
-    """One UCI engine process."""
+class Engine(Fairy):
+    """One UCI engine process: Fairy-Stockfish, or `herald uci` run from the repository."""
 
     def __init__(self, argv):
-        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, cwd=ROOT)
-        self.variants = []
-        self.send("uci")
-        for line in self.until(lambda l: l == "uciok"):
-            if line.startswith("option name UCI_Variant"):
-                self.variants = [v.strip() for v in line.split(" var ")[1:]]
-
-    def send(self, cmd):
-        self.p.stdin.write(cmd + "\n")
-        self.p.stdin.flush()
-
-    def until(self, done):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("the engine stopped")
-            line = line.rstrip("\n")
-            lines.append(line)
-            if done(line):
-                return lines
+        super().__init__(*argv, cwd=ROOT)
 
     def position(self, variant, moves):
         self.send("setoption name UCI_Variant value " + variant)
@@ -59,13 +38,13 @@ class Engine:
 
     def moves(self):
         self.send("go perft 1")
-        lines = self.until(lambda l: l.startswith("Nodes searched"))
+        lines = self.until("Nodes searched")
         return sorted(m.group(1) for m in (re.match(r"^(\S+): \d+$", l) for l in lines) if m)
 
     def fen(self):
         self.send("d")
         self.send("isready")
-        lines = self.until(lambda l: l == "readyok")
+        lines = self.until("readyok")
         return next(l[len("Fen:"):].strip() for l in lines if l.startswith("Fen:"))
 
     def close(self):
