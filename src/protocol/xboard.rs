@@ -1,6 +1,6 @@
 //! `herald xboard`: XBoard/CECP version 2 (docs/engine.md). Every shipped preset is a variant;
-//! for those XBoard does not know, `setup` and `piece` (as Fairy-Stockfish sends them) teach it
-//! the board, the pieces and their moves in Betza notation.
+//! `variant NAME` answers `setup` and `piece` (as Fairy-Stockfish sends them), which teach XBoard
+//! the board, the pieces and their moves in Betza notation when it does not know them.
 
 use super::moves;
 use super::session::{Go, Out, Session, say};
@@ -11,32 +11,6 @@ use crate::game::Game;
 use crate::preset::Preset;
 use crate::search::{Iteration, MATE, MATE_BOUND, SearchError, SearchResult};
 use std::io::{BufRead, Write};
-
-/// Variants XBoard draws by itself (its own names): no `setup` is sent for them.
-const XBOARD_KNOWS: &[&str] = &[
-    "normal",
-    "chess",
-    "nocastle",
-    "crazyhouse",
-    "losers",
-    "suicide",
-    "giveaway",
-    "atomic",
-    "3check",
-    "xiangqi",
-    "shogi",
-    "capablanca",
-    "gothic",
-    "janus",
-    "knightmate",
-    "fairy",
-    "makruk",
-    "courier",
-    "shatranj",
-    "seirawan",
-    "grand",
-    "asean",
-];
 
 /// XBoard's piece types in the order of its `setup` table (the 22 every version knows).
 const SLOTS: &str = "PNBRQFEACWMOHIJGDVLSUK";
@@ -206,9 +180,9 @@ impl XBoard {
             Ok(g) => {
                 self.session.clear();
                 self.session.game = g;
-                if !XBOARD_KNOWS.contains(&name) {
-                    self.say(&setup_text(&self.session.game));
-                }
+                // Every preset is described: XBoard ignores a `setup` (and `piece`) for a variant
+                // it plays by its own rules on the board it expects, and takes it otherwise.
+                self.say(&setup_text(&self.session.game));
             }
             Err(e) => self.say(&format!("Error ({e}): variant {name}")),
         }
@@ -224,7 +198,7 @@ impl XBoard {
 
     fn user_move(&mut self, text: &str) {
         self.abandon();
-        let ours = shift_ranks(text, self.session.game.preset.geo.ranks, 1);
+        let ours = shift_ranks(&without_deferral(text), self.session.game.preset.geo.ranks, 1);
         match Session::play(&mut self.session.game, &ours) {
             Ok(()) => {
                 if self.engine == Some(self.session.game.pos.side) {
@@ -372,9 +346,15 @@ fn shift_ranks(text: &str, ranks: usize, delta: i64) -> String {
     out
 }
 
-/// A word that may be a move when `usermove` is not used (`e2e4`, `P@e4`, `e7e8q`).
+/// XBoard marks a promotion declined with `=` (shogi's `c1d1=`); Herald, like Fairy-Stockfish,
+/// writes such a move bare, and reads it so.
+fn without_deferral(text: &str) -> String {
+    text.split(',').map(|p| p.strip_suffix('=').unwrap_or(p)).collect::<Vec<_>>().join(",")
+}
+
+/// A word that may be a move when `usermove` is not used (`e2e4`, `P@e4`, `e7e8q`, `c1d1=`).
 fn looks_like_move(w: &str) -> bool {
-    w.chars().any(|c| c.is_ascii_digit()) && w.chars().all(|c| c.is_ascii_alphanumeric() || "@+-,*".contains(c))
+    w.chars().any(|c| c.is_ascii_digit()) && w.chars().all(|c| c.is_ascii_alphanumeric() || "@+-,*=".contains(c))
 }
 
 /// `setup (TABLE) WxH+POCKET_fairy FEN` and one `piece L& BETZA` per kind: the table puts each
@@ -405,7 +385,7 @@ pub fn setup_text(game: &Game) -> String {
     for k in &p.kinds {
         let label = k.labels[Side::White].as_str();
         if let Some(c) = letter_of(label, k.royal, &mut table) {
-            pieces.push(format!("piece {c}& {}", k.betza));
+            pieces.push(format!("piece {c}& {}", plain_betza(&k.betza)));
         }
     }
     let white: String = table.iter().collect();
@@ -420,9 +400,42 @@ pub fn setup_text(game: &Game) -> String {
     out
 }
 
+/// The Betza of a kind's moves as XBoard reads it: the kind's text (`B1" moves "B2 within R"
+/// attacks "B3`, as the preset's `piece` line gives its groups) with its groups' Betza joined,
+/// their regions and `unless_checked` dropped (XBoard has no regions: it then allows more than
+/// the preset, never less) and `attacks` groups left out (moves the piece never makes).
+fn plain_betza(text: &str) -> String {
+    let mut out = String::new();
+    let mut keep = true;
+    for (i, part) in text.split('"').enumerate() {
+        if i % 2 == 1 {
+            keep = part.trim() == "moves";
+        } else if keep {
+            out += part.split_whitespace().next().unwrap_or("");
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::shift_ranks;
+    use super::{plain_betza, shift_ranks, without_deferral};
+
+    #[test]
+    fn a_declined_promotion_is_the_bare_move() {
+        assert_eq!(without_deferral("c1d1="), "c1d1");
+        assert_eq!(without_deferral("c1d1+"), "c1d1+");
+        assert_eq!(without_deferral("e1d2=,@-h1"), "e1d2,@-h1");
+    }
+
+    #[test]
+    fn betza_for_xboard_has_no_regions_and_no_attacks_only() {
+        assert_eq!(plain_betza("fmWfceFifmnD"), "fmWfceFifmnD");
+        assert_eq!(plain_betza("nA within own_side"), "nA");
+        assert_eq!(plain_betza("W within palace\" attacks \"vR"), "W");
+        assert_eq!(plain_betza("fW\" moves \"sW within far_side"), "fWsW");
+        assert_eq!(plain_betza("W within palace\" moves \"F within lines unless_checked"), "WF");
+    }
 
     #[test]
     fn boards_of_ten_ranks_count_them_from_zero() {
