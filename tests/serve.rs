@@ -65,6 +65,14 @@ fn http_with(port: u16, method: &str, path: &str, body: &[u8], headers: &str) ->
     read_response(&mut BufReader::new(s))
 }
 
+/// A request written as given (head and body) over a fresh connection: the status and the body.
+fn raw(port: u16, request: &[u8]) -> (u16, String) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    s.write_all(request).unwrap();
+    read_response(&mut BufReader::new(s))
+}
+
 /// The status and body of a response: by its length, in chunks, or up to the end of the connection.
 fn read_response(r: &mut impl BufRead) -> (u16, String) {
     let mut line = String::new();
@@ -215,13 +223,130 @@ fn bad_requests_get_a_reason_and_change_nothing() {
     assert_eq!(got, 403, "{text}");
     assert!(text.contains("another site's page"), "{text}");
     assert_eq!(from("null").0, 403);
-    // Too large a body is refused before it is read whole.
-    let big = vec![b' '; (herald::server::MAX_BODY + 10) as usize];
-    assert_eq!(http(s.port, "POST", &play, &big).0, 413);
+    // Too large a body is refused before it is read: it is not even sent whole.
+    let head = format!(
+        "POST {play} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Length: {}\r\n\r\n",
+        s.port,
+        herald::server::MAX_BODY + 10
+    );
+    assert_eq!(raw(s.port, &[head.as_bytes(), &[b' '; 1000]].concat()).0, 413);
     let (_, g2) = call(s.port, "GET", &format!("/api/games/{id}"), Value::Null);
     assert_eq!(g2["fen"], g["fen"]);
     assert_eq!(texts(&g2["history"]), Vec::<String>::new());
     assert_eq!(from(&format!("http://127.0.0.1:{}", s.port)).0, 200, "the server's own page plays");
+}
+
+#[test]
+fn a_request_must_name_this_server_as_its_host() {
+    let s = serve(&[]);
+    let get = |host: &str| {
+        raw(s.port, format!("GET /api/presets HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").as_bytes())
+    };
+    let p = s.port;
+    for host in [
+        format!("127.0.0.1:{p}"),
+        format!("localhost:{p}"),
+        format!("LocalHost:{p}"),
+        format!("[::1]:{p}"),
+        format!("192.168.1.20:{p}"),
+    ] {
+        assert_eq!(get(&host).0, 200, "Host: {host}");
+    }
+    // A page of another site reaching the server through its own name (DNS rebinding), or any
+    // request naming another port or no port.
+    for host in [
+        format!("evil.example:{p}"),
+        format!("127.0.0.1.nip.io:{p}"),
+        "127.0.0.1".to_string(),
+        format!("127.0.0.1:{}", p ^ 1),
+        format!("[::1x]:{p}"),
+    ] {
+        let (status, text) = get(&host);
+        assert_eq!(status, 421, "Host: {host}: {text}");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let why = v["error"].as_str().unwrap();
+        assert!(
+            why.starts_with(&format!("the request names `{host}` as its host, not this server (http://127.0.0.1:{p}/")),
+            "{why}"
+        );
+        assert!(why.contains("DNS rebinding"), "{why}");
+    }
+    // It changes nothing: a turn sent naming another host is not played.
+    let (_, g) = call(s.port, "POST", "/api/games", json!({}));
+    let id = g["id"].as_str().unwrap();
+    let turn = "{\"turn\": \"e4\"}";
+    let post = format!(
+        "POST /api/games/{id}/play HTTP/1.1\r\nHost: evil.example:{p}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{turn}",
+        turn.len()
+    );
+    assert_eq!(raw(s.port, post.as_bytes()).0, 421);
+    let (_, after) = call(s.port, "GET", &format!("/api/games/{id}"), Value::Null);
+    assert_eq!(texts(&after["history"]), Vec::<String>::new());
+    // A client that is not a browser may name no host (HTTP/1.0).
+    assert_eq!(raw(s.port, b"GET /api/presets HTTP/1.0\r\n\r\n").0, 200);
+}
+
+#[test]
+fn hostile_bodies_neither_stop_nor_stall_the_server() {
+    let s = serve(&[]);
+    let p = s.port;
+    // A length of terabytes announced (tiny_http would buffer the rest of it when the request is
+    // dropped, which aborts the process): refused unread, and the server goes on.
+    let huge = format!("POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{p}\r\nContent-Length: 99999999999999\r\n\r\n");
+    let mut c = TcpStream::connect(("127.0.0.1", p)).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    c.write_all(&[huge.as_bytes(), &[b'x'; 4096]].concat()).unwrap();
+    let mut status = String::new();
+    BufReader::new(c).read_line(&mut status).unwrap();
+    assert!(status.starts_with("HTTP/1.1 413 "), "{status}");
+    // More bodies than workers that never arrive: each is read by a thread of its own, and the
+    // workers still answer (only a hang would fail here, on the read's two minutes). Each
+    // connection is first answered once, so that tiny_http gives it a thread of its own before the
+    // next one comes (its pool may queue a connection arriving with others behind busy ones).
+    let primed = || {
+        let c = TcpStream::connect(("127.0.0.1", p)).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+        let (mut w, mut r) = (c.try_clone().unwrap(), BufReader::new(c));
+        w.write_all(format!("GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1:{p}\r\n\r\n").as_bytes()).unwrap();
+        assert_eq!(read_response(&mut r).0, 200);
+        (w, r)
+    };
+    let (mut probe, mut probe_r) = primed();
+    let stalled: Vec<_> = (0..herald::server::WORKERS * 2)
+        .map(|_| {
+            let (mut w, r) = primed();
+            let head = format!("POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{p}\r\nContent-Length: 5000\r\n\r\n{{");
+            w.write_all(head.as_bytes()).unwrap();
+            (w, r)
+        })
+        .collect();
+    let body = b"{}";
+    let post = format!("POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{p}\r\nContent-Length: {}\r\n\r\n", body.len());
+    probe.write_all(&[post.as_bytes(), body].concat()).unwrap();
+    assert_eq!(read_response(&mut probe_r).0, 201);
+    drop(stalled);
+    // A chunked body longer than the limit is read up to it, then refused.
+    let mut c = TcpStream::connect(("127.0.0.1", p)).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    let head = format!("POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{p}\r\nTransfer-Encoding: chunked\r\n\r\n");
+    c.write_all(head.as_bytes()).unwrap();
+    let mut w = c.try_clone().unwrap();
+    let writer = std::thread::spawn(move || {
+        let chunk = [b' '; 65536];
+        for _ in 0..(herald::server::MAX_BODY / 65536 + 2) {
+            if w.write_all(format!("{:x}\r\n", chunk.len()).as_bytes())
+                .and_then(|_| w.write_all(&chunk))
+                .and_then(|_| w.write_all(b"\r\n"))
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    let (status, text) = read_response(&mut BufReader::new(c));
+    assert_eq!(status, 413, "{text}");
+    let _ = writer.join();
+    assert_eq!(call(p, "GET", "/api/presets", Value::Null).0, 200, "the server goes on");
 }
 
 #[test]
