@@ -146,7 +146,11 @@ impl Position {
             return;
         }
         if royal.is_none() && self.royal_count(us) == 0 {
-            // No royal piece to expose: only a move that makes one is tried.
+            // No royal piece to expose: only a move that makes one is tried (none can when no kind
+            // is royal: Three Kings' kings are not).
+            if !preset.kinds.iter().any(|k| k.royal) {
+                return;
+            }
             return out.retain(|&m| !self.promotes_royal(m, None) || self.safe_by_make(preset, Move { gate: 0, ..m }));
         }
         let mut i = 0;
