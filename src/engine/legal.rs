@@ -82,7 +82,20 @@ impl Position {
         // back on its setup square may count as unmoved again).
         let royal = self.royal_square(them);
         let cheap = preset.explode.is_none() && !preset.drops && preset.movement.attacks[us].ray_codes.is_empty();
+        // Most moves are not even tried: those that neither land where a piece could attack the royal
+        // piece nor leave a square that may uncover an attack on it ([`Self::check_guard`]).
+        let (mut to, mut from) = (Guard { bits: [0; GUARD_WORDS] }, Guard { bits: [0; GUARD_WORDS] });
+        let guarded = cheap && royal.is_some_and(|k| self.check_guard(preset, k, us, &mut to, &mut from));
         out.retain(|&m| {
+            if guarded
+                && m.promo == 0
+                && m.gate == 0
+                && m.flags & (mflag::DROP | mflag::EP | mflag::CASTLE) == 0
+                && !to.has(m.to)
+                && !from.has(m.from)
+            {
+                return true;
+            }
             if let Some(k) = royal
                 && cheap
                 && m.promo == 0
@@ -133,7 +146,11 @@ impl Position {
             return;
         }
         if royal.is_none() && self.royal_count(us) == 0 {
-            // No royal piece to expose: only a move that makes one is tried.
+            // No royal piece to expose: only a move that makes one is tried (none can when no kind
+            // is royal: Three Kings' kings are not).
+            if !preset.kinds.iter().any(|k| k.royal) {
+                return;
+            }
             return out.retain(|&m| !self.promotes_royal(m, None) || self.safe_by_make(preset, Move { gate: 0, ..m }));
         }
         let mut i = 0;
@@ -288,6 +305,82 @@ impl Position {
             Some(attacked) => !attacked,
             None => self.safe_by_make(preset, m),
         }
+    }
+
+    /// For `checks illegal`: the cells where a plain move of `us` (no promotion, drop, e.p. or
+    /// castling) could make `us` attack the royal piece on `k`, which it does not attack now. `to`:
+    /// where a piece of `us` on the board could attack it from (leap origins; each rider line up to
+    /// and including its first piece). `from`: the piece of `us` first on a line, when a rider of
+    /// `us` stands behind it or it rides that line itself (leaving may uncover an attack). Any
+    /// other move keeps the royal piece unattacked: the lines from it change only where the move
+    /// empties or fills a cell. Returns false (nothing marked) when only the general trial tells:
+    /// `us` attacks it now, or has lame, confined, hopping or shaped captures, or the board is
+    /// larger than a [`Guard`].
+    fn check_guard(&self, preset: &Preset, k: Sq, us: Side, to: &mut Guard, from: &mut Guard) -> bool {
+        let t = &preset.movement.attacks[us];
+        if !t.back_at.is_empty() || !t.ray_codes.is_empty() || preset.geo.cells > GUARD_WORDS * 64 {
+            return false;
+        }
+        let cells = &self.cells;
+        // The codes of `us` on the board: a line or leap no piece of `us` makes is no threat.
+        let mut present = 0u128;
+        for kind in 0..preset.kinds.len() {
+            let code = cell::piece(kind, us);
+            if self.counts[code as usize] > 0 {
+                present |= 1 << code;
+            }
+        }
+        let k = k.idx() as i32;
+        for &(d, mask) in &t.leaps {
+            let s = (k - d as i32) as usize;
+            if (mask >> cell::code(cells[s])) & 1 != 0 {
+                return false;
+            }
+            if mask & present != 0 {
+                to.add(Sq::new(s));
+            }
+        }
+        for r in &t.rides {
+            if r.any & present == 0 {
+                continue;
+            }
+            let mut s = k;
+            let mut dist = 0u8;
+            let mut first = None;
+            loop {
+                s -= r.delta as i32;
+                dist = dist.saturating_add(1);
+                let c = cells[s as usize];
+                if c == cell::OFF || c == cell::HOLE {
+                    break;
+                }
+                let Some(f) = first else {
+                    to.add(Sq::new(s as usize));
+                    if c == cell::EMPTY {
+                        continue;
+                    }
+                    if rides_to(preset, r, c, dist, s as usize) {
+                        return false;
+                    }
+                    if !cell::is_side(c, us) {
+                        break;
+                    }
+                    if (r.any >> cell::code(c)) & 1 != 0 {
+                        from.add(Sq::new(s as usize));
+                    }
+                    first = Some(Sq::new(s as usize));
+                    continue;
+                };
+                if c == cell::EMPTY {
+                    continue;
+                }
+                if rides_to(preset, r, c, dist, s as usize) {
+                    from.add(f);
+                }
+                break;
+            }
+        }
+        true
     }
 
     /// Whether the piece on `watch` (where the move takes it, if it moves it) is attacked by `by`

@@ -233,6 +233,9 @@ impl Position {
         let takes_all = mv.hop_limits.get(kind).is_none_or(|l| l.1 == 0);
         let cells = &self.cells[..];
         let at = from.idx();
+        if q.simple && plain && takes_all {
+            return simple_moves(cells, from, them, q, out);
+        }
         for e in &q.list[q.at[at] as usize..q.at[at + 1] as usize] {
             if e.flags & flag::INITIAL != 0 && !unmoved {
                 continue;
@@ -700,6 +703,28 @@ fn dedup_from(out: &mut Vec<Move>, start: usize) {
             out.remove(i);
         } else {
             i += 1;
+        }
+    }
+}
+
+/// The moves of a piece whose quick steps are all [`QuickTable::simple`], that promotes nowhere and
+/// may take any enemy piece: the loop of [`Position::quick_moves`] with its tests left out.
+#[inline]
+fn simple_moves(cells: &[u8], from: Sq, them: Side, q: &QuickTable, out: &mut Vec<Move>) {
+    let at = from.idx();
+    for e in &q.list[q.at[at] as usize..q.at[at + 1] as usize] {
+        let mut to = from;
+        for _ in 0..e.n {
+            to = to.offset(e.delta as i32);
+            let t = cells[to.idx()];
+            if t == cell::EMPTY {
+                out.push(Move { from, to, promo: 0, flags: 0, extra: 0, gate: 0 });
+                continue;
+            }
+            if cell::is_side(t, them) {
+                out.push(Move { from, to, promo: 0, flags: mflag::CAPTURE, extra: 0, gate: 0 });
+            }
+            break;
         }
     }
 }

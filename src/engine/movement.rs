@@ -200,6 +200,9 @@ pub struct Quick {
 pub struct QuickTable {
     pub at: Vec<u32>,
     pub list: Vec<Quick>,
+    /// Every entry a plain leap or ride that moves and captures (no e.p., first-move, lame, hop or
+    /// friendly step): the knight, bishop, rook, queen and king of chess.
+    pub simple: bool,
 }
 
 /// Entries of all [`Movement::quick`] tables together at most (8 bytes each): beyond, a kind keeps
@@ -213,7 +216,7 @@ fn quick_table(cells: usize, steps: &[Step], reach: &[u8], left: &mut usize) -> 
         return None;
     }
     *left -= entries;
-    let mut t = QuickTable { at: Vec::with_capacity(cells + 1), list: Vec::with_capacity(entries) };
+    let mut t = QuickTable { at: Vec::with_capacity(cells + 1), list: Vec::with_capacity(entries), simple: true };
     for from in 0..cells {
         t.at.push(t.list.len() as u32);
         for (i, s) in steps.iter().enumerate() {
@@ -221,6 +224,7 @@ fn quick_table(cells: usize, steps: &[Step], reach: &[u8], left: &mut usize) -> 
             if n > 0 {
                 let slow = s.flags & flag::HOP != 0 || s.calm;
                 let lame = s.path_len > 0;
+                t.simple &= s.flags == flag::MOVE | flag::CAPTURE && !slow && !lame;
                 t.list.push(Quick { delta: s.delta, step: i as u16, n, flags: s.flags, slow, lame });
             }
         }
