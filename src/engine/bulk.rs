@@ -1,0 +1,252 @@
+//! Counting the legal moves of a position with bitboards, for the last ply of a perft: per piece its
+//! targets as a set, pinned pieces kept to their pin line, the royal piece kept off attacked
+//! squares, and a popcount; no move is listed or tried. Only where every piece on the board moves
+//! plainly ([`super::bitboard`]) and nothing else is special (no check, no en passant to take).
+
+use super::bitboard::{BitTables, Bits, KindBits, compile};
+use super::board::cell;
+use super::movement::flag;
+use super::position::{Move, Position, mflag};
+use super::side::Side;
+use crate::preset::Preset;
+
+/// The preset's bitboard tables, when its rules let legal moves be counted with them: royal safety
+/// and nothing that adds moves, removes moves or decides them by script.
+pub fn tables(preset: &Preset) -> Option<BitTables> {
+    let simple = preset.royal_safety
+        && !preset.script.active
+        && !preset.facing_break
+        && preset.explode.is_none()
+        && !preset.drops
+        && preset.gating.is_none()
+        && preset.frozen_in_check == 0
+        && !preset.no_checks
+        && !preset.must_capture
+        && !preset.must_drop
+        && !preset.hand_promotion
+        && preset.promo_limit.is_empty()
+        && preset.mobile.is_empty()
+        && preset.movement.pass_kinds == 0;
+    if !simple {
+        return None;
+    }
+    let mut t = compile(&preset.geo, &preset.movement)?;
+    for side in Side::BOTH {
+        for (kind, slot) in t.kinds[side].iter_mut().enumerate() {
+            let (Some(k), Some(p)) = (slot.as_mut(), &preset.promotions[kind]) else { continue };
+            // A promotion that makes or unmakes a royal piece is judged by playing it.
+            if preset.kinds[kind].royal || p.choices.iter().any(|&c| preset.kinds[c].royal) || p.hand.is_some() {
+                *slot = None;
+                continue;
+            }
+            for (i, &sq) in preset.geo.squares.iter().enumerate() {
+                if p.zone[side][sq.idx()] {
+                    k.zone |= 1 << i;
+                }
+            }
+            k.mult = p.choices.len() as u32 + u32::from(p.optional);
+            k.leaving = p.leaving;
+            k.on_capture = p.on_capture;
+        }
+    }
+    for side in Side::BOTH {
+        for (kind, k) in t.kinds[side].iter().enumerate() {
+            if k.is_none() {
+                t.unfit.push(cell::piece(kind, side));
+            }
+        }
+    }
+    Some(t)
+}
+
+/// The squares a step with these flags may reach among `to`: any but the mover's own, empty ones,
+/// or enemy ones.
+#[inline(always)]
+fn reachable(flags: u8, to: Bits, own: Bits, empty: Bits, enemy: Bits) -> Bits {
+    match flags & (flag::MOVE | flag::CAPTURE) {
+        f if f == flag::MOVE | flag::CAPTURE => to & !own,
+        flag::MOVE => to & empty,
+        flag::CAPTURE => to & enemy,
+        _ => 0,
+    }
+}
+
+/// The squares the piece of `k` on bit `b` could capture on, with `occ` the pieces on the board;
+/// `unmoved` tells whether it has moved (asked only for initial moves).
+#[inline]
+fn attacks(t: &BitTables, k: &KindBits, b: usize, unmoved: impl Fn() -> bool, occ: Bits) -> Bits {
+    let mut a = k.any[b & 63] | k.take[b & 63];
+    for &(d, fl) in &k.rides {
+        if fl & flag::CAPTURE != 0 {
+            a |= t.ride(d as usize, b, occ);
+        }
+    }
+    for sp in t.specials(k, b) {
+        if sp.flags & flag::CAPTURE != 0 && sp.path & occ == 0 && (!sp.initial || unmoved()) {
+            a |= 1 << sp.to;
+        }
+    }
+    a
+}
+
+impl Position {
+    /// Whether the piece on bit `b` has not moved yet.
+    #[inline]
+    fn unmoved_at(&self, t: &BitTables, b: usize) -> bool {
+        t.square_of.get(b).is_some_and(|sq| cell::unmoved(self.cells[sq.idx()]))
+    }
+
+    /// The number of legal moves, counted with the preset's bitboards; `None` when this position
+    /// needs them listed: no tables, a piece they do not describe, a hole, en passant to take,
+    /// not exactly one royal piece of the mover's, or the mover in check.
+    pub fn count_legal(&mut self, preset: &Preset) -> Option<u64> {
+        let t = preset.bits.as_ref()?;
+        if self.ep.hashed || self.counts[cell::HOLE as usize] != 0 {
+            return None;
+        }
+        if t.unfit.iter().any(|&c| self.counts[c as usize] != 0) {
+            return None;
+        }
+        let us = self.side;
+        let them = us.other();
+        let royal = self.royal_square(us)?;
+        let kb = t.bit_of[royal.idx()] as usize & 63;
+        let (own, enemy) = (self.side_bits[us], self.side_bits[them]);
+        let occ = own | enemy;
+        let board = if t.squares == 64 { !0 } else { (1u64 << t.squares) - 1 };
+        let empty = board & !occ;
+        // What the enemy attacks with the royal piece lifted (a rider's line goes on past it).
+        let lifted = occ & !(1 << kb);
+        let mut attacked: Bits = 0;
+        for (kind, k) in t.kinds[them].iter().enumerate() {
+            let mut at = self.code_bits[cell::piece(kind, them) as usize & 127];
+            let Some(k) = k else { continue };
+            while at != 0 {
+                let b = at.trailing_zeros() as usize & 63;
+                at &= at - 1;
+                attacked |= attacks(t, k, b, || self.unmoved_at(t, b), lifted);
+            }
+        }
+        if (attacked >> kb) & 1 != 0 {
+            return None;
+        }
+        // Pinned pieces: the mover's piece nearest the royal piece along a line an enemy rides to it.
+        let mut pinned: Bits = 0;
+        let mut lines = [(0u8, 0 as Bits); 16];
+        let mut np = 0;
+        let mut dirs = t.ride_dirs[them];
+        while dirs != 0 {
+            let d = dirs.trailing_zeros() as usize;
+            dirs &= dirs - 1;
+            let back = t.dirs[d].back as usize;
+            let near = t.ride(back, kb, occ);
+            let first = near & own;
+            if first == 0 {
+                continue;
+            }
+            let fb = first.trailing_zeros() as usize;
+            let far = t.ride(back, fb, occ);
+            let second = far & enemy;
+            if second == 0 {
+                continue;
+            }
+            let sq = t.square_of[second.trailing_zeros() as usize];
+            let c = self.cells[sq.idx()];
+            let rides = t.kinds[them][cell::kind(c)].as_ref().is_some_and(|k| (k.cap_dirs >> d) & 1 != 0);
+            if !rides {
+                continue;
+            }
+            if np == lines.len() {
+                return None;
+            }
+            pinned |= 1 << fb;
+            lines[np] = (fb as u8, near | far);
+            np += 1;
+        }
+        // A lone piece of the mover's on the path of an enemy's lame capture of the royal piece:
+        // it may only move along that path or take the capturer.
+        if t.lame_caps[them] {
+            for (kind, k) in t.kinds[them].iter().enumerate() {
+                let Some(k) = k.as_ref().filter(|k| k.lame_caps) else { continue };
+                let mut at = self.code_bits[cell::piece(kind, them) as usize & 127];
+                while at != 0 {
+                    let a = at.trailing_zeros() as usize & 63;
+                    at &= at - 1;
+                    for sp in t.specials(k, a) {
+                        let on = sp.path & occ;
+                        if sp.to as usize != kb
+                            || sp.flags & flag::CAPTURE == 0
+                            || on & own == 0
+                            || on.count_ones() != 1
+                            || (sp.initial && !self.unmoved_at(t, a))
+                        {
+                            continue;
+                        }
+                        if np == lines.len() {
+                            return None;
+                        }
+                        pinned |= on;
+                        lines[np] = (on.trailing_zeros() as u8, sp.path | 1 << a);
+                        np += 1;
+                    }
+                }
+            }
+        }
+        let mut n = 0u64;
+        for (kind, k) in t.kinds[us].iter().enumerate() {
+            let mut at = self.code_bits[cell::piece(kind, us) as usize & 127];
+            let Some(k) = k else { continue };
+            while at != 0 {
+                let b = at.trailing_zeros() as usize & 63;
+                at &= at - 1;
+                let mut to = (k.any[b] & !own) | (k.quiet[b] & empty) | (k.take[b] & enemy);
+                for &(d, fl) in &k.rides {
+                    to |= reachable(fl, t.ride(d as usize, b, occ), own, empty, enemy);
+                }
+                for sp in t.specials(k, b) {
+                    if sp.path & occ == 0 && (!sp.initial || self.unmoved_at(t, b)) {
+                        to |= reachable(sp.flags, 1 << sp.to, own, empty, enemy);
+                    }
+                }
+                if b == kb {
+                    to &= !attacked;
+                } else if (pinned >> b) & 1 != 0 {
+                    for &(p, line) in &lines[..np] {
+                        if p as usize == b {
+                            to &= line;
+                        }
+                    }
+                }
+                if k.zone == 0 {
+                    n += u64::from(to.count_ones());
+                    continue;
+                }
+                let mut promo = if k.leaving && (k.zone >> b) & 1 != 0 { to } else { to & k.zone };
+                if k.on_capture {
+                    promo &= enemy;
+                }
+                n += u64::from((to & !promo).count_ones()) + u64::from(promo.count_ones()) * u64::from(k.mult);
+            }
+        }
+        Some(n + self.count_castlings(preset, royal))
+    }
+
+    /// The castlings the mover may make (it is not in check), as castling moves are generated and
+    /// judged.
+    fn count_castlings(&mut self, preset: &Preset, royal: super::board::Sq) -> u64 {
+        let mut n = 0;
+        for (i, c) in preset.castles.iter().enumerate() {
+            if c.side != self.side
+                || self.cells[c.king_from.idx()] != cell::with_unmoved(c.king)
+                || self.cells[c.rook_from.idx()] != cell::with_unmoved(c.rook)
+                || !c.empty.iter().all(|&s| self.cells[s.idx()] == cell::EMPTY)
+                || c.safe.iter().any(|&s| self.attacked(preset, s, self.side.other()))
+            {
+                continue;
+            }
+            let m = Move { from: c.king_from, to: c.king_to, promo: 0, flags: mflag::CASTLE, extra: i as u8, gate: 0 };
+            n += u64::from(self.safe_by_cells(preset, m, royal));
+        }
+        n
+    }
+}
