@@ -4,7 +4,7 @@
 //! plainly ([`super::bitboard`]) and nothing else is special (no check, no en passant to take).
 
 use super::bitboard::{BitTables, Bits, KindBits, compile};
-use super::board::cell;
+use super::board::{Sq, cell};
 use super::movement::flag;
 use super::position::{Move, Position, mflag};
 use super::side::Side;
@@ -228,24 +228,110 @@ impl Position {
                 n += u64::from((to & !promo).count_ones()) + u64::from(promo.count_ones()) * u64::from(k.mult);
             }
         }
-        Some(n + self.count_castlings(preset, royal))
+        // Castling's squares: the enemy's attacks as computed above, unless a lame capture's path
+        // runs over the royal piece (lifted there, not in the castling's test).
+        Some(n + self.count_castlings(preset, t, royal, attacked))
     }
 
     /// The castlings the mover may make (it is not in check), as castling moves are generated and
     /// judged.
-    fn count_castlings(&mut self, preset: &Preset, royal: super::board::Sq) -> u64 {
+    /// Whether an enemy (`by`) rider attacks bit `w` along a line through `through` (a bit), with
+    /// `occ` the pieces on the board.
+    fn opened(&self, t: &BitTables, by: Side, w: usize, through: Bits, occ: Bits) -> bool {
+        let mut dirs = t.ride_dirs[by];
+        while dirs != 0 {
+            let d = dirs.trailing_zeros() as usize;
+            dirs &= dirs - 1;
+            let back = t.dirs[d].back as usize;
+            if t.dirs[back].ray[w & 63] & through == 0 {
+                continue;
+            }
+            let first = t.ride(back, w, occ) & occ & self.side_bits[by];
+            if first != 0 {
+                let c = self.cells[t.square_of[first.trailing_zeros() as usize].idx()];
+                if t.kinds[by][cell::kind(c)].as_ref().is_some_and(|k| (k.cap_dirs >> d) & 1 != 0) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether a piece of `by` (none on `gone`) could capture on the square `target` (a bit) with
+    /// `occ` the pieces on the board.
+    fn hit_by(&self, t: &BitTables, by: Side, target: Bits, occ: Bits, gone: Bits) -> bool {
+        for (kind, k) in t.kinds[by].iter().enumerate() {
+            let mut at = self.code_bits[cell::piece(kind, by) as usize & 127] & !gone;
+            let Some(k) = k else { continue };
+            while at != 0 {
+                let b = at.trailing_zeros() as usize & 63;
+                at &= at - 1;
+                if (k.any[b] | k.take[b]) & target != 0 {
+                    return true;
+                }
+                for &(d, fl) in &k.rides {
+                    if fl & flag::CAPTURE != 0
+                        && t.dirs[d as usize].ray[b] & target != 0
+                        && t.ride(d as usize, b, occ) & target != 0
+                    {
+                        return true;
+                    }
+                }
+                for sp in t.specials(k, b) {
+                    if sp.flags & flag::CAPTURE != 0
+                        && 1 << sp.to == target
+                        && sp.path & occ == 0
+                        && (!sp.initial || self.unmoved_at(t, b))
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// `attacked`: the squares the enemy attacks, when they tell the castling's test (else each square
+    /// is asked).
+    fn count_castlings(&mut self, preset: &Preset, t: &BitTables, royal: Sq, attacked: Bits) -> u64 {
         let mut n = 0;
+        let them = self.side.other();
+        let lame = t.lame_caps[them];
+        let bit = |s: Sq| 1u64 << (t.bit_of[s.idx()] & 63);
+        let hit = |pos: &Position, s: Sq| if lame { pos.attacked(preset, s, them) } else { attacked & bit(s) != 0 };
         for (i, c) in preset.castles.iter().enumerate() {
             if c.side != self.side
                 || self.cells[c.king_from.idx()] != cell::with_unmoved(c.king)
                 || self.cells[c.rook_from.idx()] != cell::with_unmoved(c.rook)
                 || !c.empty.iter().all(|&s| self.cells[s.idx()] == cell::EMPTY)
-                || c.safe.iter().any(|&s| self.attacked(preset, s, self.side.other()))
+                || c.safe.iter().any(|&s| hit(self, s))
             {
                 continue;
             }
-            let m = Move { from: c.king_from, to: c.king_to, promo: 0, flags: mflag::CASTLE, extra: i as u8, gate: 0 };
-            n += u64::from(self.safe_by_cells(preset, m, royal));
+            if self.is_royal_code(c.rook) && c.rook_from != royal {
+                let m =
+                    Move { from: c.king_from, to: c.king_to, promo: 0, flags: mflag::CASTLE, extra: i as u8, gate: 0 };
+                n += u64::from(self.safe_by_cells(preset, m, royal));
+                continue;
+            }
+            // The royal piece after castling, on the board after it.
+            let watch = if c.king_from == royal {
+                c.king_to
+            } else if c.rook_from == royal {
+                c.rook_to
+            } else {
+                royal
+            };
+            let arrived = bit(c.king_to) | bit(c.rook_to);
+            let occ =
+                (self.side_bits[self.side] | self.side_bits[them]) & !bit(c.king_from) & !bit(c.rook_from) | arrived;
+            // Unattacked with the royal piece lifted, only a line through the rook's square can open.
+            let safe = if lame || attacked & bit(watch) != 0 {
+                !self.hit_by(t, them, bit(watch), occ, arrived)
+            } else {
+                !self.opened(t, them, t.bit_of[watch.idx()] as usize & 63, bit(c.rook_from), occ)
+            };
+            n += u64::from(safe);
         }
         n
     }
