@@ -43,6 +43,9 @@ pub struct KindBits {
     /// Whether it captures along a path that must be empty (a lame leap, a short ride): a piece
     /// on that path shields the target.
     pub lame_caps: bool,
+    /// Whether some special captures; whether it has specials at all.
+    pub special_caps: bool,
+    pub has_specials: bool,
     /// `specials[special_at[sq]..special_at[sq + 1]]`.
     pub special_at: [u16; 65],
     pub specials: Vec<Special>,
@@ -69,6 +72,9 @@ pub struct BitTables {
     pub lame_caps: BySide<bool>,
     /// The piece codes of the kinds these tables do not describe (filled by `engine::bulk`).
     pub unfit: Vec<u8>,
+    /// Per side, the squares its castlings must find unattacked or bring pieces to (filled by
+    /// `engine::bulk`).
+    pub castle_zone: BySide<Bits>,
 }
 
 impl BitTables {
@@ -124,6 +130,7 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
         ride_dirs: BySide::new(0, 0),
         lame_caps: BySide::new(false, false),
         unfit: Vec::new(),
+        castle_zone: BySide::new(0, 0),
     };
     let mut dir_keys: Vec<(i8, i8)> = Vec::new();
     let mut dir_index = |t: &mut BitTables, d: (i8, i8)| -> Option<u8> {
@@ -170,6 +177,8 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
                 rides: Vec::new(),
                 cap_dirs: 0,
                 lame_caps: false,
+                special_caps: false,
+                has_specials: false,
                 special_at: [0; 65],
                 specials: Vec::new(),
                 zone: 0,
@@ -248,6 +257,8 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
                 k.special_at[i] = k.specials.len() as u16;
             }
             k.lame_caps = k.specials.iter().any(|sp| sp.flags & flag::CAPTURE != 0 && sp.path != 0);
+            k.special_caps = k.specials.iter().any(|sp| sp.flags & flag::CAPTURE != 0);
+            k.has_specials = !k.specials.is_empty();
             t.lame_caps[side] |= k.lame_caps;
             any_kind = true;
             t.kinds[side].push(Some(k));

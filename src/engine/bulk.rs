@@ -1,7 +1,7 @@
 //! Counting the legal moves of a position with bitboards, for the last ply of a perft: per piece its
 //! targets as a set, pinned pieces kept to their pin line, the royal piece kept off attacked
 //! squares, and a popcount; no move is listed or tried. Only where every piece on the board moves
-//! plainly ([`super::bitboard`]) and nothing else is special (no check, no en passant to take).
+//! plainly ([`super::bitboard`]) and nothing else is special (no en passant to take).
 
 use super::bitboard::{BitTables, Bits, KindBits, compile};
 use super::board::{Sq, cell};
@@ -49,6 +49,15 @@ pub fn tables(preset: &Preset) -> Option<BitTables> {
             k.on_capture = p.on_capture;
         }
     }
+    for c in &preset.castles {
+        for &sq in c.safe.iter().chain([&c.king_to, &c.rook_to]) {
+            if let Some(&b) = t.bit_of.get(sq.idx())
+                && b != 255
+            {
+                t.castle_zone[c.side] |= 1 << b;
+            }
+        }
+    }
     for side in Side::BOTH {
         for (kind, k) in t.kinds[side].iter().enumerate() {
             if k.is_none() {
@@ -74,12 +83,18 @@ fn reachable(flags: u8, to: Bits, own: Bits, empty: Bits, enemy: Bits) -> Bits {
 /// The squares the piece of `k` on bit `b` could capture on, with `occ` the pieces on the board;
 /// `unmoved` tells whether it has moved (asked only for initial moves).
 #[inline]
-fn attacks(t: &BitTables, k: &KindBits, b: usize, unmoved: impl Fn() -> bool, occ: Bits) -> Bits {
+/// Rides that cannot reach `interest` are not followed.
+fn attacks(t: &BitTables, k: &KindBits, b: usize, unmoved: impl Fn() -> bool, occ: Bits, interest: Bits) -> Bits {
     let mut a = k.any[b & 63] | k.take[b & 63];
-    for &(d, fl) in &k.rides {
-        if fl & flag::CAPTURE != 0 {
-            a |= t.ride(d as usize, b, occ);
+    if k.cap_dirs != 0 {
+        for &(d, fl) in &k.rides {
+            if fl & flag::CAPTURE != 0 && t.dirs[d as usize].ray[b & 63] & interest != 0 {
+                a |= t.ride(d as usize, b, occ);
+            }
         }
+    }
+    if !k.special_caps {
+        return a;
     }
     for sp in t.specials(k, b) {
         if sp.flags & flag::CAPTURE != 0 && sp.path & occ == 0 && (!sp.initial || unmoved()) {
@@ -97,8 +112,8 @@ impl Position {
     }
 
     /// The number of legal moves, counted with the preset's bitboards; `None` when this position
-    /// needs them listed: no tables, a piece they do not describe, a hole, en passant to take,
-    /// not exactly one royal piece of the mover's, or the mover in check.
+    /// needs them listed: no tables, a piece they do not describe, a hole, en passant to take, or
+    /// not exactly one royal piece of the mover's.
     pub fn count_legal(&mut self, preset: &Preset) -> Option<u64> {
         let t = preset.bits.as_ref()?;
         if self.ep.hashed || self.counts[cell::HOLE as usize] != 0 {
@@ -115,21 +130,34 @@ impl Position {
         let occ = own | enemy;
         let board = if t.squares == 64 { !0 } else { (1u64 << t.squares) - 1 };
         let empty = board & !occ;
-        // What the enemy attacks with the royal piece lifted (a rider's line goes on past it).
+        // What the enemy attacks with the royal piece lifted (a rider's line goes on past it), where
+        // it matters: the royal piece's square and reach (all squares for a royal rider) and
+        // castling's squares.
         let lifted = occ & !(1 << kb);
+        let rk = t.kinds[us][cell::kind(self.cells[royal.idx()])].as_ref()?;
+        let interest = if rk.rides.is_empty() && !rk.has_specials {
+            rk.any[kb] | rk.quiet[kb] | rk.take[kb] | 1 << kb | t.castle_zone[us]
+        } else {
+            !0
+        };
         let mut attacked: Bits = 0;
+        // The enemy's pieces that ride (and so may pin).
+        let mut riders: Bits = 0;
         for (kind, k) in t.kinds[them].iter().enumerate() {
             let mut at = self.code_bits[cell::piece(kind, them) as usize & 127];
             let Some(k) = k else { continue };
+            if k.cap_dirs != 0 {
+                riders |= at;
+            }
             while at != 0 {
                 let b = at.trailing_zeros() as usize & 63;
                 at &= at - 1;
-                attacked |= attacks(t, k, b, || self.unmoved_at(t, b), lifted);
+                attacked |= attacks(t, k, b, || self.unmoved_at(t, b), lifted, interest);
             }
         }
-        if (attacked >> kb) & 1 != 0 {
-            return None;
-        }
+        // In check, the other pieces' moves must break every attack on the royal piece.
+        let in_check = (attacked >> kb) & 1 != 0;
+        let block = if in_check { self.blocks(t, them, kb, occ) } else { !0 };
         // Pinned pieces: the mover's piece nearest the royal piece along a line an enemy rides to it.
         let mut pinned: Bits = 0;
         let mut lines = [(0u8, 0 as Bits); 16];
@@ -139,6 +167,9 @@ impl Position {
             let d = dirs.trailing_zeros() as usize;
             dirs &= dirs - 1;
             let back = t.dirs[d].back as usize;
+            if t.dirs[back].ray[kb] & riders == 0 {
+                continue;
+            }
             let near = t.ride(back, kb, occ);
             let first = near & own;
             if first == 0 {
@@ -203,14 +234,19 @@ impl Position {
                 for &(d, fl) in &k.rides {
                     to |= reachable(fl, t.ride(d as usize, b, occ), own, empty, enemy);
                 }
-                for sp in t.specials(k, b) {
-                    if sp.path & occ == 0 && (!sp.initial || self.unmoved_at(t, b)) {
-                        to |= reachable(sp.flags, 1 << sp.to, own, empty, enemy);
+                if k.has_specials {
+                    for sp in t.specials(k, b) {
+                        if sp.path & occ == 0 && (!sp.initial || self.unmoved_at(t, b)) {
+                            to |= reachable(sp.flags, 1 << sp.to, own, empty, enemy);
+                        }
                     }
                 }
                 if b == kb {
                     to &= !attacked;
-                } else if (pinned >> b) & 1 != 0 {
+                } else {
+                    to &= block;
+                }
+                if b != kb && (pinned >> b) & 1 != 0 {
                     for &(p, line) in &lines[..np] {
                         if p as usize == b {
                             to &= line;
@@ -225,16 +261,56 @@ impl Position {
                 if k.on_capture {
                     promo &= enemy;
                 }
-                n += u64::from((to & !promo).count_ones()) + u64::from(promo.count_ones()) * u64::from(k.mult);
+                n += u64::from(to.count_ones());
+                if promo != 0 {
+                    n = n + u64::from(promo.count_ones()) * u64::from(k.mult) - u64::from(promo.count_ones());
+                }
             }
         }
         // Castling's squares: the enemy's attacks as computed above, unless a lame capture's path
         // runs over the royal piece (lifted there, not in the castling's test).
-        Some(n + self.count_castlings(preset, t, royal, attacked))
+        Some(n + self.count_castlings(preset, t, royal, attacked, in_check))
     }
 
     /// The castlings the mover may make (it is not in check), as castling moves are generated and
     /// judged.
+    /// The squares where a move of another piece than the royal one (on bit `kb`) breaks every
+    /// attack of `by` on it: on each attack's checker or the squares it must pass.
+    fn blocks(&self, t: &BitTables, by: Side, kb: usize, occ: Bits) -> Bits {
+        let target = 1u64 << (kb & 63);
+        let mut block = !0;
+        for (kind, k) in t.kinds[by].iter().enumerate() {
+            let mut at = self.code_bits[cell::piece(kind, by) as usize & 127];
+            let Some(k) = k else { continue };
+            while at != 0 {
+                let b = at.trailing_zeros() as usize & 63;
+                at &= at - 1;
+                let from = 1u64 << b;
+                if (k.any[b] | k.take[b]) & target != 0 {
+                    block &= from;
+                }
+                for &(d, fl) in &k.rides {
+                    if fl & flag::CAPTURE != 0 && t.dirs[d as usize].ray[b] & target != 0 {
+                        let r = t.ride(d as usize, b, occ);
+                        if r & target != 0 {
+                            block &= (r & !target) | from;
+                        }
+                    }
+                }
+                for sp in t.specials(k, b) {
+                    if sp.flags & flag::CAPTURE != 0
+                        && 1 << sp.to == target
+                        && sp.path & occ == 0
+                        && (!sp.initial || self.unmoved_at(t, b))
+                    {
+                        block &= sp.path | from;
+                    }
+                }
+            }
+        }
+        block
+    }
+
     /// Whether an enemy (`by`) rider attacks bit `w` along a line through `through` (a bit), with
     /// `occ` the pieces on the board.
     fn opened(&self, t: &BitTables, by: Side, w: usize, through: Bits, occ: Bits) -> bool {
@@ -293,10 +369,12 @@ impl Position {
 
     /// `attacked`: the squares the enemy attacks, when they tell the castling's test (else each square
     /// is asked).
-    fn count_castlings(&mut self, preset: &Preset, t: &BitTables, royal: Sq, attacked: Bits) -> u64 {
+    /// In check, a square behind the royal piece is attacked with it lifted and not with it there:
+    /// each square is asked then.
+    fn count_castlings(&mut self, preset: &Preset, t: &BitTables, royal: Sq, attacked: Bits, in_check: bool) -> u64 {
         let mut n = 0;
         let them = self.side.other();
-        let lame = t.lame_caps[them];
+        let lame = t.lame_caps[them] || in_check;
         let bit = |s: Sq| 1u64 << (t.bit_of[s.idx()] & 63);
         let hit = |pos: &Position, s: Sq| if lame { pos.attacked(preset, s, them) } else { attacked & bit(s) != 0 };
         for (i, c) in preset.castles.iter().enumerate() {
