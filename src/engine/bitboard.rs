@@ -10,7 +10,7 @@ use super::side::{BySide, Side};
 pub type Bits = u64;
 
 /// One direction of rider movement: per square, the squares beyond it along the direction.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Dir {
     pub ray: [Bits; 64],
     /// Whether bit indices grow along it (the nearest piece is then the lowest bit).
@@ -38,6 +38,8 @@ pub struct KindBits {
     pub take: [Bits; 64],
     /// Unlimited rides: direction index and flags.
     pub rides: Vec<(u8, u8)>,
+    /// Whether every ride both moves and captures (then its squares need only lose the own pieces).
+    pub rides_any: bool,
     /// The directions (bits) of its capturing unlimited rides.
     pub cap_dirs: u64,
     /// Whether it captures along a path that must be empty (a lame leap, a short ride): a piece
@@ -64,7 +66,9 @@ pub struct BitTables {
     /// Per mailbox cell, its bit (255: no square); and per bit, its square.
     pub bit_of: Vec<u8>,
     pub square_of: Vec<Sq>,
-    pub dirs: Vec<Dir>,
+    /// Directions in pairs (a direction, then its opposite); `n_dirs` of the 64 are used.
+    pub dirs: Box<[Dir; 64]>,
+    pub n_dirs: usize,
     pub kinds: BySide<Vec<Option<KindBits>>>,
     /// Direction indices of the rides each side's eligible kinds capture along (bit per direction).
     pub ride_dirs: BySide<u64>,
@@ -81,7 +85,7 @@ impl BitTables {
     /// The squares beyond `sq` along direction `d` up to and including the first piece of `occ`.
     #[inline]
     pub fn ride(&self, d: usize, sq: usize, occ: Bits) -> Bits {
-        let dir = &self.dirs[d];
+        let dir = &self.dirs[d & 63];
         let ray = dir.ray[sq & 63];
         let hit = ray & occ;
         if hit == 0 {
@@ -125,7 +129,8 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
         squares: n,
         bit_of: bit_of.clone(),
         square_of: geo.squares.clone(),
-        dirs: Vec::new(),
+        dirs: Box::new([Dir { ray: [0; 64], up: false, back: 0 }; 64]),
+        n_dirs: 0,
         kinds: BySide::new(Vec::new(), Vec::new()),
         ride_dirs: BySide::new(0, 0),
         lame_caps: BySide::new(false, false),
@@ -154,7 +159,8 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
                 }
             }
             let back = (dir_keys.len() ^ 1) as u8;
-            t.dirs.push(Dir { ray, up: (dy as i32) * (geo.files as i32) + dx as i32 > 0, back });
+            t.dirs[t.n_dirs] = Dir { ray, up: (dy as i32) * (geo.files as i32) + dx as i32 > 0, back };
+            t.n_dirs += 1;
             dir_keys.push((dx, dy));
         }
         Some((dir_keys.len() - 2) as u8)
@@ -176,6 +182,7 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
                 take: [0; 64],
                 rides: Vec::new(),
                 cap_dirs: 0,
+                rides_any: true,
                 lame_caps: false,
                 special_caps: false,
                 has_specials: false,
@@ -195,6 +202,7 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
                     match dir_index(&mut t, (dx, dy)) {
                         Some(d) => {
                             k.rides.push((d, moves));
+                            k.rides_any &= moves == flag::MOVE | flag::CAPTURE;
                             if moves & flag::CAPTURE != 0 {
                                 k.cap_dirs |= 1 << d;
                                 t.ride_dirs[side] |= 1 << d;

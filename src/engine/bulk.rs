@@ -88,7 +88,7 @@ fn attacks(t: &BitTables, k: &KindBits, b: usize, unmoved: impl Fn() -> bool, oc
     let mut a = k.any[b & 63] | k.take[b & 63];
     if k.cap_dirs != 0 {
         for &(d, fl) in &k.rides {
-            if fl & flag::CAPTURE != 0 && t.dirs[d as usize].ray[b & 63] & interest != 0 {
+            if fl & flag::CAPTURE != 0 && t.dirs[d as usize & 63].ray[b & 63] & interest != 0 {
                 a |= t.ride(d as usize, b, occ);
             }
         }
@@ -166,8 +166,8 @@ impl Position {
         while dirs != 0 {
             let d = dirs.trailing_zeros() as usize;
             dirs &= dirs - 1;
-            let back = t.dirs[d].back as usize;
-            if t.dirs[back].ray[kb] & riders == 0 {
+            let back = t.dirs[d & 63].back as usize;
+            if t.dirs[back & 63].ray[kb] & riders == 0 {
                 continue;
             }
             let near = t.ride(back, kb, occ);
@@ -231,8 +231,16 @@ impl Position {
                 let b = at.trailing_zeros() as usize & 63;
                 at &= at - 1;
                 let mut to = (k.any[b] & !own) | (k.quiet[b] & empty) | (k.take[b] & enemy);
-                for &(d, fl) in &k.rides {
-                    to |= reachable(fl, t.ride(d as usize, b, occ), own, empty, enemy);
+                if k.rides_any {
+                    let mut rides = 0;
+                    for &(d, _) in &k.rides {
+                        rides |= t.ride(d as usize, b, occ);
+                    }
+                    to |= rides & !own;
+                } else {
+                    for &(d, fl) in &k.rides {
+                        to |= reachable(fl, t.ride(d as usize, b, occ), own, empty, enemy);
+                    }
                 }
                 if k.has_specials {
                     for sp in t.specials(k, b) {
@@ -290,7 +298,7 @@ impl Position {
                     block &= from;
                 }
                 for &(d, fl) in &k.rides {
-                    if fl & flag::CAPTURE != 0 && t.dirs[d as usize].ray[b] & target != 0 {
+                    if fl & flag::CAPTURE != 0 && t.dirs[d as usize & 63].ray[b] & target != 0 {
                         let r = t.ride(d as usize, b, occ);
                         if r & target != 0 {
                             block &= (r & !target) | from;
@@ -318,8 +326,8 @@ impl Position {
         while dirs != 0 {
             let d = dirs.trailing_zeros() as usize;
             dirs &= dirs - 1;
-            let back = t.dirs[d].back as usize;
-            if t.dirs[back].ray[w & 63] & through == 0 {
+            let back = t.dirs[d & 63].back as usize;
+            if t.dirs[back & 63].ray[w & 63] & through == 0 {
                 continue;
             }
             let first = t.ride(back, w, occ) & occ & self.side_bits[by];
@@ -347,7 +355,7 @@ impl Position {
                 }
                 for &(d, fl) in &k.rides {
                     if fl & flag::CAPTURE != 0
-                        && t.dirs[d as usize].ray[b] & target != 0
+                        && t.dirs[d as usize & 63].ray[b] & target != 0
                         && t.ride(d as usize, b, occ) & target != 0
                     {
                         return true;
