@@ -1,7 +1,7 @@
 //! Counting the legal moves of a position with bitboards, for the last ply of a perft: per piece its
 //! targets as a set, pinned pieces kept to their pin line, the royal piece kept off attacked
 //! squares, and a popcount; no move is listed or tried. Only where every piece on the board moves
-//! plainly ([`super::bitboard`]) and nothing else is special (no en passant to take).
+//! plainly ([`super::bitboard`]); en passant and castling are tried as the move list's are.
 
 use super::bitboard::{BitTables, Bits, KindBits, compile};
 use super::board::{Sq, cell};
@@ -112,11 +112,11 @@ impl Position {
     }
 
     /// The number of legal moves, counted with the preset's bitboards; `None` when this position
-    /// needs them listed: no tables, a piece they do not describe, a hole, en passant to take, or
-    /// not exactly one royal piece of the mover's.
+    /// needs them listed: no tables, a piece they do not describe, a hole, or not exactly one royal
+    /// piece of the mover's.
     pub fn count_legal(&mut self, preset: &Preset) -> Option<u64> {
         let t = preset.bits.as_ref()?;
-        if self.ep.hashed || self.counts[cell::HOLE as usize] != 0 {
+        if self.counts[cell::HOLE as usize] != 0 {
             return None;
         }
         if t.unfit.iter().any(|&c| self.counts[c as usize] != 0) {
@@ -277,6 +277,9 @@ impl Position {
         }
         // Castling's squares: the enemy's attacks as computed above, unless a lame capture's path
         // runs over the royal piece (lifted there, not in the castling's test).
+        if self.ep.hashed {
+            n += self.count_en_passant(preset, t, royal)?;
+        }
         Some(n + self.count_castlings(preset, t, royal, attacked, in_check))
     }
 
@@ -317,6 +320,52 @@ impl Position {
             }
         }
         block
+    }
+
+    /// The en-passant captures the mover may make, each tried on the cells as the move list's
+    /// are; `None` for one that rides there (not described here).
+    fn count_en_passant(&mut self, preset: &Preset, t: &BitTables, royal: Sq) -> Option<u64> {
+        let us = self.side;
+        let mv = &preset.movement;
+        if !cell::is_side(self.cells[self.ep.victim.idx()], us.other()) {
+            return Some(0);
+        }
+        let mut n = 0;
+        for (kind, steps) in mv.steps[us].iter().enumerate() {
+            let code = cell::piece(kind, us);
+            if (mv.ep_capturers >> code) & 1 == 0 || self.counts[code as usize] == 0 {
+                continue;
+            }
+            for s in steps.iter().filter(|s| s.flags & flag::EP != 0) {
+                if s.range != 1 {
+                    return None;
+                }
+                for to in self.ep.squares {
+                    if to == Sq::NONE {
+                        continue;
+                    }
+                    let from = to.offset(-(s.delta as i32));
+                    let c = self.cells.get(from.idx()).copied().unwrap_or(cell::OFF);
+                    if !cell::is_piece(c)
+                        || cell::code(c) != code
+                        || (s.flags & flag::INITIAL != 0 && !cell::unmoved(c))
+                        || !s.path[..s.path_len as usize]
+                            .iter()
+                            .all(|&p| self.cells[from.offset(p as i32).idx()] == cell::EMPTY)
+                    {
+                        continue;
+                    }
+                    let m = Move { from, to, promo: 0, flags: mflag::EP, extra: 0, gate: 0 };
+                    if self.safe_by_cells(preset, m, royal) {
+                        let k = t.kinds[us][kind].as_ref()?;
+                        let (fb, tb) = (t.bit_of[from.idx()] & 63, t.bit_of[to.idx()] & 63);
+                        let promotes = (k.zone >> tb) & 1 != 0 || (k.leaving && (k.zone >> fb) & 1 != 0);
+                        n += if promotes { u64::from(k.mult) } else { 1 };
+                    }
+                }
+            }
+        }
+        Some(n)
     }
 
     /// Whether an enemy (`by`) rider attacks bit `w` along a line through `through` (a bit), with
