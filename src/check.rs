@@ -545,6 +545,7 @@ impl Checker {
             setup_cells: Vec::new(),
             script,
             images,
+            bits: None,
         };
         if !self.diags.is_empty() {
             if had_setup && let Err(e) = fen::parse_board_only(&preset, &setup.node) {
@@ -595,6 +596,7 @@ impl Checker {
         if let Err(e) = fen::parse(&preset, &setup.node) {
             return Err((preset.sources, vec![Diagnostic::new(setup.span, format!("bad setup: {e}"))]));
         }
+        preset.bits = crate::engine::bulk::tables(&preset);
         Ok(preset)
     }
 

@@ -209,6 +209,8 @@ pub struct Preset {
     pub script: Script,
     /// Per kind, each side's picture (`image "knight.svg"`), read at load; only the web board draws them.
     pub images: Vec<BySide<Option<PieceImage>>>,
+    /// Bitboards to count legal moves with, when the board and the rules allow (`engine::bulk`).
+    pub bits: Option<crate::engine::bitboard::BitTables>,
 }
 
 /// A piece's picture as read from beside the preset: its type and bytes, and whether it is drawn

@@ -300,7 +300,7 @@ impl Position {
     }
 
     /// The cheap trial: only the cells change (attack detection reads nothing else).
-    fn safe_by_cells(&mut self, preset: &Preset, m: Move, k: Sq) -> bool {
+    pub(super) fn safe_by_cells(&mut self, preset: &Preset, m: Move, k: Sq) -> bool {
         match self.attacked_after_cells(preset, m, k, self.side.other()) {
             Some(attacked) => !attacked,
             None => self.safe_by_make(preset, m),

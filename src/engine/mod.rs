@@ -2,7 +2,9 @@
 //! position layer (positions, move generation, legality, turns, notation, static results, FEN).
 
 pub mod betza;
+pub mod bitboard;
 pub mod board;
+pub mod bulk;
 mod facing;
 pub mod fen;
 pub mod gameover;

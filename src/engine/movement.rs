@@ -178,6 +178,9 @@ pub struct Movement {
     /// quick[side][kind]: per origin cell, only the steps that go somewhere from it, with their
     /// reach; `None` for a kind whose table would be too large (generation then reads `reach`).
     pub quick: BySide<Vec<Option<QuickTable>>>,
+    /// Piece codes (bits) with moves that only attack (`attacks "..."`): their attacks are not
+    /// their moves.
+    pub attack_only: u128,
 }
 
 /// One step of a kind that goes at least one square from a given cell ([`Movement::quick`]).
@@ -382,6 +385,7 @@ pub fn compile(
                         s.flags |= flag::SPECIAL;
                     }
                     if bm.attack_only {
+                        m.attack_only |= 1u128 << cell::piece(kind, side);
                         only_attacks.push(s);
                         only_attack_dirs.push((ax as i8, ay as i8));
                     } else {

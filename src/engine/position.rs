@@ -113,6 +113,11 @@ pub struct Position {
     /// Per side, a bit per cell holding one of its pieces: move generation visits only these,
     /// in cell order (the order a scan of the board would give).
     occupied: BySide<Vec<u64>>,
+    /// With the preset's bitboards (`engine::bitboard`): each cell's bit (empty without them), and
+    /// per side and per piece code (unmoved flag stripped) the bits of the squares holding one.
+    bit_map: Vec<u8>,
+    pub(super) side_bits: BySide<u64>,
+    pub(super) code_bits: [u64; 128],
     /// Pieces in hand, per side, in drop order.
     pub hands: BySide<Vec<u8>>,
     /// The preset's script variables (`state` and `var`), by index.
@@ -192,6 +197,9 @@ impl Position {
             hash: 0,
             counts,
             occupied: BySide::new(vec![0; preset.geo.cells.div_ceil(64)], vec![0; preset.geo.cells.div_ceil(64)]),
+            bit_map: preset.bits.as_ref().map(|t| t.bit_of.clone()).unwrap_or_default(),
+            side_bits: BySide::new(0, 0),
+            code_bits: [0; 128],
             hands: BySide::default(),
             state: globals.iter().map(|g| g.init.clone()).collect(),
             over: None,
@@ -256,6 +264,19 @@ impl Position {
         }
         if cell::is_piece(new) {
             self.occupied[cell::side(new)][word] |= bit;
+        }
+        if let Some(&b) = self.bit_map.get(sq.idx())
+            && b != 255
+        {
+            let bit = 1u64 << (b & 63);
+            if cell::is_piece(old) {
+                self.side_bits[cell::side(old)] &= !bit;
+                self.code_bits[cell::code(old) as usize & 127] &= !bit;
+            }
+            if cell::is_piece(new) {
+                self.side_bits[cell::side(new)] |= bit;
+                self.code_bits[cell::code(new) as usize & 127] |= bit;
+            }
         }
     }
 

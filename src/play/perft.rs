@@ -67,6 +67,12 @@ fn count(pos: &mut Position, preset: &Preset, depth: usize, bufs: &mut Buffers, 
     if pos.static_result(preset).is_some() {
         return 0;
     }
+    if depth == 1
+        && bulk
+        && let Some(n) = pos.count_legal(preset)
+    {
+        return n;
+    }
     let mut moves = std::mem::take(&mut bufs.0[depth]);
     pos.legal_moves(preset, &mut moves);
     let n = if depth == 1 && bulk {

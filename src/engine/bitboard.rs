@@ -1,0 +1,288 @@
+//! Bitboards for boards of at most 64 squares: per-square leap masks, rider rays and lame paths
+//! compiled at load from the pieces' plain moves, so the last ply of a perft can be counted with
+//! popcounts ([`crate::engine::bulk`]).
+
+use super::board::{Geometry, Sq, cell};
+use super::movement::{Movement, Step, flag};
+use super::side::{BySide, Side};
+
+/// A set of squares, bit `rank * files + file`.
+pub type Bits = u64;
+
+/// One direction of rider movement: per square, the squares beyond it along the direction.
+#[derive(Clone, Copy, Debug)]
+pub struct Dir {
+    pub ray: [Bits; 64],
+    /// Whether bit indices grow along it (the nearest piece is then the lowest bit).
+    pub up: bool,
+    /// The index of the opposite direction.
+    pub back: u8,
+}
+
+/// A leap that needs more than its target: squares on its way that must be empty (a lame leap, or a
+/// square of a short ride), or a piece that has not moved yet.
+#[derive(Clone, Copy, Debug)]
+pub struct Special {
+    pub to: u8,
+    pub flags: u8,
+    pub initial: bool,
+    pub path: Bits,
+}
+
+/// The moves of one kind for one side, per square. Masks by what the move may do there: `any`
+/// moves or captures, `quiet` only moves, `take` only captures.
+#[derive(Clone, Debug)]
+pub struct KindBits {
+    pub any: [Bits; 64],
+    pub quiet: [Bits; 64],
+    pub take: [Bits; 64],
+    /// Unlimited rides: direction index and flags.
+    pub rides: Vec<(u8, u8)>,
+    /// Whether every ride both moves and captures (then its squares need only lose the own pieces).
+    pub rides_any: bool,
+    /// The directions (bits) of its capturing unlimited rides.
+    pub cap_dirs: u64,
+    /// Whether it captures along a path that must be empty (a lame leap, a short ride): a piece
+    /// on that path shields the target.
+    pub lame_caps: bool,
+    /// Whether some special captures; whether it has specials at all.
+    pub special_caps: bool,
+    pub has_specials: bool,
+    /// `specials[special_at[sq]..special_at[sq + 1]]`.
+    pub special_at: [u16; 65],
+    pub specials: Vec<Special>,
+    /// Promotion: the zone, moves per promoting move (choices, plus one when optional), whether a
+    /// move leaving the zone promotes too, and whether only captures promote. `mult` 0 = none.
+    pub zone: Bits,
+    pub mult: u32,
+    pub leaving: bool,
+    pub on_capture: bool,
+}
+
+/// The bitboard tables of a preset: `None` kinds move in ways these tables do not describe.
+#[derive(Clone, Debug)]
+pub struct BitTables {
+    pub squares: usize,
+    /// Per mailbox cell, its bit (255: no square); and per bit, its square.
+    pub bit_of: Vec<u8>,
+    pub square_of: Vec<Sq>,
+    /// Directions in pairs (a direction, then its opposite); `n_dirs` of the 64 are used.
+    pub dirs: Box<[Dir; 64]>,
+    pub n_dirs: usize,
+    pub kinds: BySide<Vec<Option<KindBits>>>,
+    /// Direction indices of the rides each side's eligible kinds capture along (bit per direction).
+    pub ride_dirs: BySide<u64>,
+    /// Whether some eligible kind of the side has [`KindBits::lame_caps`].
+    pub lame_caps: BySide<bool>,
+    /// The piece codes of the kinds these tables do not describe (filled by `engine::bulk`).
+    pub unfit: Vec<u8>,
+    /// Per side, the squares its castlings must find unattacked or bring pieces to (filled by
+    /// `engine::bulk`).
+    pub castle_zone: BySide<Bits>,
+}
+
+impl BitTables {
+    /// The squares beyond `sq` along direction `d` up to and including the first piece of `occ`.
+    #[inline]
+    pub fn ride(&self, d: usize, sq: usize, occ: Bits) -> Bits {
+        let dir = &self.dirs[d & 63];
+        let ray = dir.ray[sq & 63];
+        let hit = ray & occ;
+        if hit == 0 {
+            return ray;
+        }
+        let first = if dir.up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() };
+        ray & !dir.ray[first as usize & 63]
+    }
+
+    /// The specials of a kind from bit `b`.
+    #[inline]
+    pub fn specials<'a>(&self, k: &'a KindBits, b: usize) -> &'a [Special] {
+        let (from, to) = (k.special_at[b & 63] as usize, k.special_at[(b & 63) + 1] as usize);
+        k.specials.get(from..to).unwrap_or_default()
+    }
+}
+
+/// Whether a step is a plain leap or ride these tables describe.
+fn plain(s: &Step) -> bool {
+    s.flags & (flag::HOP | flag::FRIENDLY | flag::SPECIAL) == 0
+        && !s.calm
+        && !s.grasshopper
+        && s.region == 0
+        && s.limit == 0
+        && (s.range == 1 || s.path_len == 0)
+}
+
+/// The tables for a board of at most 64 squares, when at least one kind moves plainly.
+pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
+    let n = geo.files * geo.ranks;
+    if n > 64 {
+        return None;
+    }
+    let mut bit_of = vec![255u8; geo.cells];
+    for (i, &sq) in geo.squares.iter().enumerate() {
+        bit_of[sq.idx()] = i as u8;
+    }
+    let at = |f: i32, r: i32| geo.square_checked(f, r).map(|s| bit_of[s.idx()] as usize);
+    let longest = geo.files.max(geo.ranks);
+    let mut t = BitTables {
+        squares: n,
+        bit_of: bit_of.clone(),
+        square_of: geo.squares.clone(),
+        dirs: Box::new([Dir { ray: [0; 64], up: false, back: 0 }; 64]),
+        n_dirs: 0,
+        kinds: BySide::new(Vec::new(), Vec::new()),
+        ride_dirs: BySide::new(0, 0),
+        lame_caps: BySide::new(false, false),
+        unfit: Vec::new(),
+        castle_zone: BySide::new(0, 0),
+    };
+    let mut dir_keys: Vec<(i8, i8)> = Vec::new();
+    let mut dir_index = |t: &mut BitTables, d: (i8, i8)| -> Option<u8> {
+        if let Some(i) = dir_keys.iter().position(|&k| k == d) {
+            return Some(i as u8);
+        }
+        if dir_keys.len() + 2 > 64 {
+            return None;
+        }
+        for (dx, dy) in [d, (-d.0, -d.1)] {
+            let mut ray = [0; 64];
+            for r in 0..geo.ranks as i32 {
+                for f in 0..geo.files as i32 {
+                    let Some(from) = at(f, r) else { continue };
+                    let (mut x, mut y) = (f + dx as i32, r + dy as i32);
+                    while let Some(b) = at(x, y) {
+                        ray[from] |= 1u64 << b;
+                        x += dx as i32;
+                        y += dy as i32;
+                    }
+                }
+            }
+            let back = (dir_keys.len() ^ 1) as u8;
+            t.dirs[t.n_dirs] = Dir { ray, up: (dy as i32) * (geo.files as i32) + dx as i32 > 0, back };
+            t.n_dirs += 1;
+            dir_keys.push((dx, dy));
+        }
+        Some((dir_keys.len() - 2) as u8)
+    };
+    let mut any_kind = false;
+    for side in Side::BOTH {
+        for (kind, steps) in mv.steps[side].iter().enumerate() {
+            let code = cell::piece(kind, side);
+            let shaped = (mv.ray_pieces >> code) & 1 != 0;
+            let restricted = mv.hop_limits.get(kind).is_some_and(|&(o, t)| o | t != 0);
+            let passes = (mv.pass_kinds >> kind) & 1 != 0;
+            if shaped || restricted || passes || (mv.attack_only >> code) & 1 != 0 || !steps.iter().all(plain) {
+                t.kinds[side].push(None);
+                continue;
+            }
+            let mut k = KindBits {
+                any: [0; 64],
+                quiet: [0; 64],
+                take: [0; 64],
+                rides: Vec::new(),
+                cap_dirs: 0,
+                rides_any: true,
+                lame_caps: false,
+                special_caps: false,
+                has_specials: false,
+                special_at: [0; 65],
+                specials: Vec::new(),
+                zone: 0,
+                mult: 0,
+                leaving: false,
+                on_capture: false,
+            };
+            let mut specials: Vec<Vec<Special>> = vec![Vec::new(); n];
+            let mut ok = true;
+            for (s, &(dx, dy)) in steps.iter().zip(&mv.dirs[side][kind]) {
+                let moves = s.flags & (flag::MOVE | flag::CAPTURE);
+                let unlimited = s.range > 1 && s.range as usize + 1 >= longest;
+                if unlimited && s.flags & flag::INITIAL == 0 {
+                    match dir_index(&mut t, (dx, dy)) {
+                        Some(d) => {
+                            k.rides.push((d, moves));
+                            k.rides_any &= moves == flag::MOVE | flag::CAPTURE;
+                            if moves & flag::CAPTURE != 0 {
+                                k.cap_dirs |= 1 << d;
+                                t.ride_dirs[side] |= 1 << d;
+                            }
+                        }
+                        None => ok = false,
+                    }
+                    continue;
+                }
+                for r in 0..geo.ranks as i32 {
+                    for f in 0..geo.files as i32 {
+                        let from = at(f, r).unwrap_or(0);
+                        // Squares passed on the way: a lame leap's path, or a short ride's squares.
+                        let mut path = 0u64;
+                        let mut inside = true;
+                        for &p in &s.path[..s.path_len as usize] {
+                            let (px, py) = (p as i32 % geo.stride as i32, p as i32 / geo.stride as i32);
+                            // A mailbox delta back to files and ranks (the stride is wider than any leap).
+                            let (px, py) = fix_delta(px, py, geo.stride as i32);
+                            match at(f + px, r + py) {
+                                Some(b) => path |= 1u64 << b,
+                                None => inside = false,
+                            }
+                        }
+                        if !inside {
+                            continue;
+                        }
+                        for i in 1..=s.range as i32 {
+                            let Some(to) = at(f + i * dx as i32, r + i * dy as i32) else { break };
+                            let lone = s.path_len == 0 && s.range == 1 && s.flags & flag::INITIAL == 0;
+                            if lone {
+                                match moves {
+                                    m if m == flag::MOVE | flag::CAPTURE => k.any[from] |= 1u64 << to,
+                                    flag::MOVE => k.quiet[from] |= 1u64 << to,
+                                    flag::CAPTURE => k.take[from] |= 1u64 << to,
+                                    _ => {}
+                                }
+                            } else {
+                                specials[from].push(Special {
+                                    to: to as u8,
+                                    flags: moves,
+                                    initial: s.flags & flag::INITIAL != 0,
+                                    path,
+                                });
+                            }
+                            path |= 1u64 << to;
+                        }
+                    }
+                }
+            }
+            if !ok {
+                t.kinds[side].push(None);
+                continue;
+            }
+            for (i, list) in specials.into_iter().enumerate() {
+                k.special_at[i] = k.specials.len() as u16;
+                k.specials.extend(list);
+            }
+            for i in n..65 {
+                k.special_at[i] = k.specials.len() as u16;
+            }
+            k.lame_caps = k.specials.iter().any(|sp| sp.flags & flag::CAPTURE != 0 && sp.path != 0);
+            k.special_caps = k.specials.iter().any(|sp| sp.flags & flag::CAPTURE != 0);
+            k.has_specials = !k.specials.is_empty();
+            t.lame_caps[side] |= k.lame_caps;
+            any_kind = true;
+            t.kinds[side].push(Some(k));
+        }
+    }
+    any_kind.then_some(t)
+}
+
+/// Files and ranks of a mailbox delta split as `delta % stride`, `delta / stride` (both truncated).
+fn fix_delta(mut dx: i32, mut dy: i32, stride: i32) -> (i32, i32) {
+    if dx > stride / 2 {
+        dx -= stride;
+        dy += 1;
+    } else if dx < -stride / 2 {
+        dx += stride;
+        dy -= 1;
+    }
+    (dx, dy)
+}

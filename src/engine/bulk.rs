@@ -1,0 +1,473 @@
+//! Counting the legal moves of a position with bitboards, for the last ply of a perft: per piece its
+//! targets as a set, pinned pieces kept to their pin line, the royal piece kept off attacked
+//! squares, and a popcount; no move is listed or tried. Only where every piece on the board moves
+//! plainly ([`super::bitboard`]); en passant and castling are tried as the move list's are.
+
+use super::bitboard::{BitTables, Bits, KindBits, compile};
+use super::board::{Sq, cell};
+use super::movement::flag;
+use super::position::{Move, Position, mflag};
+use super::side::Side;
+use crate::preset::Preset;
+
+/// The preset's bitboard tables, when its rules let legal moves be counted with them: royal safety
+/// and nothing that adds moves, removes moves or decides them by script.
+pub fn tables(preset: &Preset) -> Option<BitTables> {
+    let simple = preset.royal_safety
+        && !preset.script.active
+        && !preset.facing_break
+        && preset.explode.is_none()
+        && !preset.drops
+        && preset.gating.is_none()
+        && preset.frozen_in_check == 0
+        && !preset.no_checks
+        && !preset.must_capture
+        && !preset.must_drop
+        && !preset.hand_promotion
+        && preset.promo_limit.is_empty()
+        && preset.mobile.is_empty()
+        && preset.movement.pass_kinds == 0;
+    if !simple {
+        return None;
+    }
+    let mut t = compile(&preset.geo, &preset.movement)?;
+    for side in Side::BOTH {
+        for (kind, slot) in t.kinds[side].iter_mut().enumerate() {
+            let (Some(k), Some(p)) = (slot.as_mut(), &preset.promotions[kind]) else { continue };
+            // A promotion that makes or unmakes a royal piece is judged by playing it.
+            if preset.kinds[kind].royal || p.choices.iter().any(|&c| preset.kinds[c].royal) || p.hand.is_some() {
+                *slot = None;
+                continue;
+            }
+            for (i, &sq) in preset.geo.squares.iter().enumerate() {
+                if p.zone[side][sq.idx()] {
+                    k.zone |= 1 << i;
+                }
+            }
+            k.mult = p.choices.len() as u32 + u32::from(p.optional);
+            k.leaving = p.leaving;
+            k.on_capture = p.on_capture;
+        }
+    }
+    for c in &preset.castles {
+        for &sq in c.safe.iter().chain([&c.king_to, &c.rook_to]) {
+            if let Some(&b) = t.bit_of.get(sq.idx())
+                && b != 255
+            {
+                t.castle_zone[c.side] |= 1 << b;
+            }
+        }
+    }
+    for side in Side::BOTH {
+        for (kind, k) in t.kinds[side].iter().enumerate() {
+            if k.is_none() {
+                t.unfit.push(cell::piece(kind, side));
+            }
+        }
+    }
+    Some(t)
+}
+
+/// The squares a step with these flags may reach among `to`: any but the mover's own, empty ones,
+/// or enemy ones.
+#[inline(always)]
+fn reachable(flags: u8, to: Bits, own: Bits, empty: Bits, enemy: Bits) -> Bits {
+    match flags & (flag::MOVE | flag::CAPTURE) {
+        f if f == flag::MOVE | flag::CAPTURE => to & !own,
+        flag::MOVE => to & empty,
+        flag::CAPTURE => to & enemy,
+        _ => 0,
+    }
+}
+
+/// The squares the piece of `k` on bit `b` could capture on, with `occ` the pieces on the board;
+/// `unmoved` tells whether it has moved (asked only for initial moves).
+#[inline]
+/// Rides that cannot reach `interest` are not followed.
+fn attacks(t: &BitTables, k: &KindBits, b: usize, unmoved: impl Fn() -> bool, occ: Bits, interest: Bits) -> Bits {
+    let mut a = k.any[b & 63] | k.take[b & 63];
+    if k.cap_dirs != 0 {
+        for &(d, fl) in &k.rides {
+            if fl & flag::CAPTURE != 0 && t.dirs[d as usize & 63].ray[b & 63] & interest != 0 {
+                a |= t.ride(d as usize, b, occ);
+            }
+        }
+    }
+    if !k.special_caps {
+        return a;
+    }
+    for sp in t.specials(k, b) {
+        if sp.flags & flag::CAPTURE != 0 && sp.path & occ == 0 && (!sp.initial || unmoved()) {
+            a |= 1 << sp.to;
+        }
+    }
+    a
+}
+
+impl Position {
+    /// Whether the piece on bit `b` has not moved yet.
+    #[inline]
+    fn unmoved_at(&self, t: &BitTables, b: usize) -> bool {
+        t.square_of.get(b).is_some_and(|sq| cell::unmoved(self.cells[sq.idx()]))
+    }
+
+    /// The number of legal moves, counted with the preset's bitboards; `None` when this position
+    /// needs them listed: no tables, a piece they do not describe, a hole, or not exactly one royal
+    /// piece of the mover's.
+    pub fn count_legal(&mut self, preset: &Preset) -> Option<u64> {
+        let t = preset.bits.as_ref()?;
+        if self.counts[cell::HOLE as usize] != 0 {
+            return None;
+        }
+        if t.unfit.iter().any(|&c| self.counts[c as usize] != 0) {
+            return None;
+        }
+        let us = self.side;
+        let them = us.other();
+        let royal = self.royal_square(us)?;
+        let kb = t.bit_of[royal.idx()] as usize & 63;
+        let (own, enemy) = (self.side_bits[us], self.side_bits[them]);
+        let occ = own | enemy;
+        let board = if t.squares == 64 { !0 } else { (1u64 << t.squares) - 1 };
+        let empty = board & !occ;
+        // What the enemy attacks with the royal piece lifted (a rider's line goes on past it), where
+        // it matters: the royal piece's square and reach (all squares for a royal rider) and
+        // castling's squares.
+        let lifted = occ & !(1 << kb);
+        let rk = t.kinds[us][cell::kind(self.cells[royal.idx()])].as_ref()?;
+        let interest = if rk.rides.is_empty() && !rk.has_specials {
+            rk.any[kb] | rk.quiet[kb] | rk.take[kb] | 1 << kb | t.castle_zone[us]
+        } else {
+            !0
+        };
+        let mut attacked: Bits = 0;
+        // The enemy's pieces that ride (and so may pin).
+        let mut riders: Bits = 0;
+        for (kind, k) in t.kinds[them].iter().enumerate() {
+            let mut at = self.code_bits[cell::piece(kind, them) as usize & 127];
+            let Some(k) = k else { continue };
+            if k.cap_dirs != 0 {
+                riders |= at;
+            }
+            while at != 0 {
+                let b = at.trailing_zeros() as usize & 63;
+                at &= at - 1;
+                attacked |= attacks(t, k, b, || self.unmoved_at(t, b), lifted, interest);
+            }
+        }
+        // In check, the other pieces' moves must break every attack on the royal piece.
+        let in_check = (attacked >> kb) & 1 != 0;
+        let block = if in_check { self.blocks(t, them, kb, occ) } else { !0 };
+        // Pinned pieces: the mover's piece nearest the royal piece along a line an enemy rides to it.
+        let mut pinned: Bits = 0;
+        let mut lines = [(0u8, 0 as Bits); 16];
+        let mut np = 0;
+        let mut dirs = t.ride_dirs[them];
+        while dirs != 0 {
+            let d = dirs.trailing_zeros() as usize;
+            dirs &= dirs - 1;
+            let back = t.dirs[d & 63].back as usize;
+            if t.dirs[back & 63].ray[kb] & riders == 0 {
+                continue;
+            }
+            let near = t.ride(back, kb, occ);
+            let first = near & own;
+            if first == 0 {
+                continue;
+            }
+            let fb = first.trailing_zeros() as usize;
+            let far = t.ride(back, fb, occ);
+            let second = far & enemy;
+            if second == 0 {
+                continue;
+            }
+            let sq = t.square_of[second.trailing_zeros() as usize];
+            let c = self.cells[sq.idx()];
+            let rides = t.kinds[them][cell::kind(c)].as_ref().is_some_and(|k| (k.cap_dirs >> d) & 1 != 0);
+            if !rides {
+                continue;
+            }
+            if np == lines.len() {
+                return None;
+            }
+            pinned |= 1 << fb;
+            lines[np] = (fb as u8, near | far);
+            np += 1;
+        }
+        // A lone piece of the mover's on the path of an enemy's lame capture of the royal piece:
+        // it may only move along that path or take the capturer.
+        if t.lame_caps[them] {
+            for (kind, k) in t.kinds[them].iter().enumerate() {
+                let Some(k) = k.as_ref().filter(|k| k.lame_caps) else { continue };
+                let mut at = self.code_bits[cell::piece(kind, them) as usize & 127];
+                while at != 0 {
+                    let a = at.trailing_zeros() as usize & 63;
+                    at &= at - 1;
+                    for sp in t.specials(k, a) {
+                        let on = sp.path & occ;
+                        if sp.to as usize != kb
+                            || sp.flags & flag::CAPTURE == 0
+                            || on & own == 0
+                            || on.count_ones() != 1
+                            || (sp.initial && !self.unmoved_at(t, a))
+                        {
+                            continue;
+                        }
+                        if np == lines.len() {
+                            return None;
+                        }
+                        pinned |= on;
+                        lines[np] = (on.trailing_zeros() as u8, sp.path | 1 << a);
+                        np += 1;
+                    }
+                }
+            }
+        }
+        let mut n = 0u64;
+        for (kind, k) in t.kinds[us].iter().enumerate() {
+            let mut at = self.code_bits[cell::piece(kind, us) as usize & 127];
+            let Some(k) = k else { continue };
+            while at != 0 {
+                let b = at.trailing_zeros() as usize & 63;
+                at &= at - 1;
+                let mut to = (k.any[b] & !own) | (k.quiet[b] & empty) | (k.take[b] & enemy);
+                if k.rides_any {
+                    let mut rides = 0;
+                    for &(d, _) in &k.rides {
+                        rides |= t.ride(d as usize, b, occ);
+                    }
+                    to |= rides & !own;
+                } else {
+                    for &(d, fl) in &k.rides {
+                        to |= reachable(fl, t.ride(d as usize, b, occ), own, empty, enemy);
+                    }
+                }
+                if k.has_specials {
+                    for sp in t.specials(k, b) {
+                        if sp.path & occ == 0 && (!sp.initial || self.unmoved_at(t, b)) {
+                            to |= reachable(sp.flags, 1 << sp.to, own, empty, enemy);
+                        }
+                    }
+                }
+                if b == kb {
+                    to &= !attacked;
+                } else {
+                    to &= block;
+                }
+                if b != kb && (pinned >> b) & 1 != 0 {
+                    for &(p, line) in &lines[..np] {
+                        if p as usize == b {
+                            to &= line;
+                        }
+                    }
+                }
+                if k.zone == 0 {
+                    n += u64::from(to.count_ones());
+                    continue;
+                }
+                let mut promo = if k.leaving && (k.zone >> b) & 1 != 0 { to } else { to & k.zone };
+                if k.on_capture {
+                    promo &= enemy;
+                }
+                n += u64::from(to.count_ones());
+                if promo != 0 {
+                    n = n + u64::from(promo.count_ones()) * u64::from(k.mult) - u64::from(promo.count_ones());
+                }
+            }
+        }
+        // Castling's squares: the enemy's attacks as computed above, unless a lame capture's path
+        // runs over the royal piece (lifted there, not in the castling's test).
+        if self.ep.hashed {
+            n += self.count_en_passant(preset, t, royal)?;
+        }
+        Some(n + self.count_castlings(preset, t, royal, attacked, in_check))
+    }
+
+    /// The castlings the mover may make (it is not in check), as castling moves are generated and
+    /// judged.
+    /// The squares where a move of another piece than the royal one (on bit `kb`) breaks every
+    /// attack of `by` on it: on each attack's checker or the squares it must pass.
+    fn blocks(&self, t: &BitTables, by: Side, kb: usize, occ: Bits) -> Bits {
+        let target = 1u64 << (kb & 63);
+        let mut block = !0;
+        for (kind, k) in t.kinds[by].iter().enumerate() {
+            let mut at = self.code_bits[cell::piece(kind, by) as usize & 127];
+            let Some(k) = k else { continue };
+            while at != 0 {
+                let b = at.trailing_zeros() as usize & 63;
+                at &= at - 1;
+                let from = 1u64 << b;
+                if (k.any[b] | k.take[b]) & target != 0 {
+                    block &= from;
+                }
+                for &(d, fl) in &k.rides {
+                    if fl & flag::CAPTURE != 0 && t.dirs[d as usize & 63].ray[b] & target != 0 {
+                        let r = t.ride(d as usize, b, occ);
+                        if r & target != 0 {
+                            block &= (r & !target) | from;
+                        }
+                    }
+                }
+                for sp in t.specials(k, b) {
+                    if sp.flags & flag::CAPTURE != 0
+                        && 1 << sp.to == target
+                        && sp.path & occ == 0
+                        && (!sp.initial || self.unmoved_at(t, b))
+                    {
+                        block &= sp.path | from;
+                    }
+                }
+            }
+        }
+        block
+    }
+
+    /// The en-passant captures the mover may make, each tried on the cells as the move list's
+    /// are; `None` for one that rides there (not described here).
+    fn count_en_passant(&mut self, preset: &Preset, t: &BitTables, royal: Sq) -> Option<u64> {
+        let us = self.side;
+        let mv = &preset.movement;
+        if !cell::is_side(self.cells[self.ep.victim.idx()], us.other()) {
+            return Some(0);
+        }
+        let mut n = 0;
+        for (kind, steps) in mv.steps[us].iter().enumerate() {
+            let code = cell::piece(kind, us);
+            if (mv.ep_capturers >> code) & 1 == 0 || self.counts[code as usize] == 0 {
+                continue;
+            }
+            for s in steps.iter().filter(|s| s.flags & flag::EP != 0) {
+                if s.range != 1 {
+                    return None;
+                }
+                for to in self.ep.squares {
+                    if to == Sq::NONE {
+                        continue;
+                    }
+                    let from = to.offset(-(s.delta as i32));
+                    let c = self.cells.get(from.idx()).copied().unwrap_or(cell::OFF);
+                    if !cell::is_piece(c)
+                        || cell::code(c) != code
+                        || (s.flags & flag::INITIAL != 0 && !cell::unmoved(c))
+                        || !s.path[..s.path_len as usize]
+                            .iter()
+                            .all(|&p| self.cells[from.offset(p as i32).idx()] == cell::EMPTY)
+                    {
+                        continue;
+                    }
+                    let m = Move { from, to, promo: 0, flags: mflag::EP, extra: 0, gate: 0 };
+                    if self.safe_by_cells(preset, m, royal) {
+                        let k = t.kinds[us][kind].as_ref()?;
+                        let (fb, tb) = (t.bit_of[from.idx()] & 63, t.bit_of[to.idx()] & 63);
+                        let promotes = (k.zone >> tb) & 1 != 0 || (k.leaving && (k.zone >> fb) & 1 != 0);
+                        n += if promotes { u64::from(k.mult) } else { 1 };
+                    }
+                }
+            }
+        }
+        Some(n)
+    }
+
+    /// Whether an enemy (`by`) rider attacks bit `w` along a line through `through` (a bit), with
+    /// `occ` the pieces on the board.
+    fn opened(&self, t: &BitTables, by: Side, w: usize, through: Bits, occ: Bits) -> bool {
+        let mut dirs = t.ride_dirs[by];
+        while dirs != 0 {
+            let d = dirs.trailing_zeros() as usize;
+            dirs &= dirs - 1;
+            let back = t.dirs[d & 63].back as usize;
+            if t.dirs[back & 63].ray[w & 63] & through == 0 {
+                continue;
+            }
+            let first = t.ride(back, w, occ) & occ & self.side_bits[by];
+            if first != 0 {
+                let c = self.cells[t.square_of[first.trailing_zeros() as usize].idx()];
+                if t.kinds[by][cell::kind(c)].as_ref().is_some_and(|k| (k.cap_dirs >> d) & 1 != 0) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether a piece of `by` (none on `gone`) could capture on the square `target` (a bit) with
+    /// `occ` the pieces on the board.
+    fn hit_by(&self, t: &BitTables, by: Side, target: Bits, occ: Bits, gone: Bits) -> bool {
+        for (kind, k) in t.kinds[by].iter().enumerate() {
+            let mut at = self.code_bits[cell::piece(kind, by) as usize & 127] & !gone;
+            let Some(k) = k else { continue };
+            while at != 0 {
+                let b = at.trailing_zeros() as usize & 63;
+                at &= at - 1;
+                if (k.any[b] | k.take[b]) & target != 0 {
+                    return true;
+                }
+                for &(d, fl) in &k.rides {
+                    if fl & flag::CAPTURE != 0
+                        && t.dirs[d as usize & 63].ray[b] & target != 0
+                        && t.ride(d as usize, b, occ) & target != 0
+                    {
+                        return true;
+                    }
+                }
+                for sp in t.specials(k, b) {
+                    if sp.flags & flag::CAPTURE != 0
+                        && 1 << sp.to == target
+                        && sp.path & occ == 0
+                        && (!sp.initial || self.unmoved_at(t, b))
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// `attacked`: the squares the enemy attacks, when they tell the castling's test (else each square
+    /// is asked).
+    /// In check, a square behind the royal piece is attacked with it lifted and not with it there:
+    /// each square is asked then.
+    fn count_castlings(&mut self, preset: &Preset, t: &BitTables, royal: Sq, attacked: Bits, in_check: bool) -> u64 {
+        let mut n = 0;
+        let them = self.side.other();
+        let lame = t.lame_caps[them] || in_check;
+        let bit = |s: Sq| 1u64 << (t.bit_of[s.idx()] & 63);
+        let hit = |pos: &Position, s: Sq| if lame { pos.attacked(preset, s, them) } else { attacked & bit(s) != 0 };
+        for (i, c) in preset.castles.iter().enumerate() {
+            if c.side != self.side
+                || self.cells[c.king_from.idx()] != cell::with_unmoved(c.king)
+                || self.cells[c.rook_from.idx()] != cell::with_unmoved(c.rook)
+                || !c.empty.iter().all(|&s| self.cells[s.idx()] == cell::EMPTY)
+                || c.safe.iter().any(|&s| hit(self, s))
+            {
+                continue;
+            }
+            if self.is_royal_code(c.rook) && c.rook_from != royal {
+                let m =
+                    Move { from: c.king_from, to: c.king_to, promo: 0, flags: mflag::CASTLE, extra: i as u8, gate: 0 };
+                n += u64::from(self.safe_by_cells(preset, m, royal));
+                continue;
+            }
+            // The royal piece after castling, on the board after it.
+            let watch = if c.king_from == royal {
+                c.king_to
+            } else if c.rook_from == royal {
+                c.rook_to
+            } else {
+                royal
+            };
+            let arrived = bit(c.king_to) | bit(c.rook_to);
+            let occ =
+                (self.side_bits[self.side] | self.side_bits[them]) & !bit(c.king_from) & !bit(c.rook_from) | arrived;
+            // Unattacked with the royal piece lifted, only a line through the rook's square can open.
+            let safe = if lame || attacked & bit(watch) != 0 {
+                !self.hit_by(t, them, bit(watch), occ, arrived)
+            } else {
+                !self.opened(t, them, t.bit_of[watch.idx()] as usize & 63, bit(c.rook_from), occ)
+            };
+            n += u64::from(safe);
+        }
+        n
+    }
+}
