@@ -29,7 +29,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "board vocabulary",
         &["engine::gameover", "engine::board", "engine::side", "engine::zobrist", "engine::betza", "engine::movement"],
     ),
-    ("script data", &["script::table", "script::value", "script::ir", "script::inert"]),
+    ("script data", &["script::table", "script::value", "script::ir", "script::inert", "script::reads"]),
     ("preset", &["preset", "presets"]),
     (
         "position",
@@ -49,7 +49,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("script runtime", &["script::interp", "script::builtins", "script::hooks", "script::compile", "script"]),
-    ("play", &["play::turngen", "play::end", "play::fen", "play::perft", "play", "setup"]),
+    ("play", &["play::turngen", "play::memo", "play::end", "play::fen", "play::perft", "play", "setup"]),
     ("check", &["check"]),
     ("game", &["game", "games"]),
     (
