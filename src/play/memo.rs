@@ -5,16 +5,17 @@
 //! position: with these they run once. A perft keeps one set for all its listings.
 
 use crate::engine::side::Side;
+use crate::script::ir::Field;
 use crate::script::ir::{Body, MAX_PARTS};
-use crate::script::reads::{Few, Reads, same_fields};
+use crate::script::reads::{Few, Reads};
 use crate::script::{PartVal, Value};
 use std::sync::Arc;
 
 /// Hook runs kept; a new one replaces the least reused.
 const HOOKS: usize = 8;
 
-/// Globals written over the position's a [`Globals`] holds at most.
-const OVER: usize = 8;
+/// Runs whose writes a [`Globals`] holds at most (a part's `validate`, `capture` and `after`).
+const OVER: usize = 3;
 
 /// Runs of one body found to read more than the part and the globals, after which it is run
 /// without recording unless about one run in four could be kept.
@@ -25,8 +26,10 @@ const TRIES: u32 = 16;
 struct HookRun<'a> {
     body: &'a Body,
     mover: Side,
-    part: Option<PartVal>,
-    fields: u32,
+    /// The fields read, packed ([`packed`]) and masked (`exact`: the whole part was read).
+    key: u128,
+    mask: u128,
+    exact: Option<PartVal>,
     reads: Few,
     writes: Few,
     /// Times reused: when the memo is full, the least reused run makes room.
@@ -55,44 +58,52 @@ pub struct Memos<'a>(Option<Box<Inner<'a>>>);
 #[derive(Default)]
 struct Inner<'a> {
     hooks: Vec<HookRun<'a>>,
+    /// The run reused last, looked at first: the quiet moves of a position, one after another,
+    /// reuse the same.
+    last: std::cell::Cell<usize>,
     from: [Option<FromRun>; MAX_PARTS],
     worth: Vec<Worth>,
     /// What the run being recorded reads.
     reads: Reads,
 }
 
-static NONE: Value = Value::None;
+static NOTHING: Few = Few::EMPTY;
 
 /// The globals as a run would find them: the position's, some of them written over by runs
 /// not made (their memos stand in for them).
 pub struct Globals<'v> {
     base: &'v [Value],
-    over: [(u16, &'v Value); OVER],
+    over: [&'v Few; OVER],
     n: usize,
 }
 
 impl<'v> Globals<'v> {
+    #[inline]
     pub fn of(base: &'v [Value]) -> Globals<'v> {
-        Globals { base, over: [(0, &NONE); OVER], n: 0 }
+        Globals { base, over: [&NOTHING; OVER], n: 0 }
     }
 
     #[inline]
     fn get(&self, i: u16) -> &'v Value {
-        match self.over[..self.n].iter().rev().find(|(j, _)| *j == i) {
-            Some((_, v)) => v,
-            None => &self.base[i as usize],
+        for w in self.over[..self.n].iter().rev() {
+            if let Some((_, v)) = w.items().iter().rev().find(|(j, _)| *j == i) {
+                return v;
+            }
         }
+        &self.base[i as usize]
     }
 
     /// Write a run's globals over these; false when there is no room left.
+    #[inline]
     pub fn write(&mut self, writes: &'v Few) -> bool {
-        for (i, v) in writes.items() {
-            if self.n == OVER {
-                return false;
-            }
-            self.over[self.n] = (*i, v);
-            self.n += 1;
+        if writes.items().is_empty() {
+            return true;
         }
+        if self.n == OVER {
+            return false;
+        }
+        self.over[self.n] = writes;
+        self.n += 1;
         true
     }
 
@@ -106,7 +117,15 @@ impl<'a> Memos<'a> {
     /// What `body` run by `mover` on `part` with these globals writes, if a run like it is kept.
     #[inline]
     pub fn hook(&self, body: &Body, mover: Side, part: Option<&PartVal>, g: &Globals) -> Option<&Few> {
-        self.0.as_ref()?.hook(body, mover, part, g)
+        Some(self.0.as_ref()?.hook(body, mover, part, g)?.0)
+    }
+
+    /// [`Memos::hook`], and whether the run found would fit every quiet move as well (one that
+    /// takes nothing, promotes nothing and moves no rook: it read none of the fields in which
+    /// those differ).
+    #[inline]
+    pub fn hook_quiet(&self, body: &Body, mover: Side, part: &PartVal, g: &Globals) -> Option<(&Few, bool)> {
+        self.0.as_ref()?.hook(body, mover, Some(part), g)
     }
 
     /// Whether runs of `body` are still worth recording.
@@ -131,6 +150,13 @@ impl<'a> Memos<'a> {
         self.0.as_ref()?.from(i, mover, g)
     }
 
+    /// [`Memos::from`], with the globals it read (a bit each).
+    pub fn from_read(&self, i: usize, mover: Side, g: &Globals) -> Option<(&Arc<Vec<Value>>, u64)> {
+        let inner = self.0.as_ref()?;
+        let list = inner.from(i, mover, g)?;
+        Some((list, inner.from[i].as_ref().map_or(u64::MAX, |r| r.reads.mask())))
+    }
+
     /// Keep part `i`'s (`body`'s) `from` for `mover`, just recorded in [`Memos::reads`], if it
     /// read nothing but globals and wrote none; the list back, shared when kept.
     pub fn keep_from(
@@ -145,19 +171,24 @@ impl<'a> Memos<'a> {
 }
 
 impl<'a> Inner<'a> {
-    fn hook(&self, body: &Body, mover: Side, part: Option<&PartVal>, g: &Globals) -> Option<&Few> {
-        self.hooks
-            .iter()
-            .find(|r| {
-                std::ptr::eq(r.body, body)
-                    && r.mover == mover
-                    && (r.fields == 0 || matches!((&r.part, part), (Some(a), Some(b)) if same_fields(r.fields, a, b)))
-                    && g.hold(&r.reads)
-            })
-            .map(|r| {
-                r.hits.set(r.hits.get().saturating_add(1));
-                &r.writes
-            })
+    fn hook(&self, body: &Body, mover: Side, part: Option<&PartVal>, g: &Globals) -> Option<(&Few, bool)> {
+        let key = part.map_or(0, packed);
+        let fits = |r: &HookRun| {
+            std::ptr::eq(r.body, body)
+                && r.mover == mover
+                && (key ^ r.key) & r.mask == 0
+                && r.exact.is_none_or(|p| part == Some(&p))
+                && g.hold(&r.reads)
+        };
+        let last = self.last.get();
+        let at = match self.hooks.get(last) {
+            Some(r) if fits(r) => last,
+            _ => self.hooks.iter().position(fits)?,
+        };
+        self.last.set(at);
+        let r = &self.hooks[at];
+        r.hits.set(r.hits.get().saturating_add(1));
+        Some((&r.writes, r.exact.is_none() && r.mask & MOVED == 0))
     }
 
     fn worth(&self, body: &Body) -> bool {
@@ -201,7 +232,16 @@ impl<'a> Inner<'a> {
         self.tally(body, true);
         let reads = self.reads.globals.clone();
         let hits = std::cell::Cell::new(0);
-        let run = HookRun { body, mover, part, fields: self.reads.fields, reads, writes, hits };
+        let fields = self.reads.fields;
+        if fields != 0 && part.is_none() {
+            return;
+        }
+        let (mask, exact) = match packed_mask(fields) {
+            Some(mask) => (mask, None),
+            None => (0, part),
+        };
+        let key = part.map_or(0, |p| packed(&p)) & mask;
+        let run = HookRun { body, mover, key, mask, exact, reads, writes, hits };
         if self.hooks.len() < HOOKS {
             self.hooks.push(run);
         } else if let Some(least) = self.hooks.iter_mut().min_by_key(|r| r.hits.get()) {
@@ -232,4 +272,45 @@ impl<'a> Inner<'a> {
         self.from[i] = Some(FromRun { mover, reads: self.reads.globals.clone(), list: list.clone() });
         Ok(list)
     }
+}
+
+/// The bits of [`packed`] in which quiet moves differ: their squares and piece.
+const MOVED: u128 = 0xFFFF | 0xFFFF << 16 | 0xFF << 48;
+
+/// A part's fields that a hook may read one by one, packed: squares in 16 bits, pieces and the
+/// kind in 8, whether it captures in 1.
+#[inline]
+fn packed(p: &PartVal) -> u128 {
+    p.from.idx() as u128
+        | (p.to.idx() as u128) << 16
+        | (p.captured_on.idx() as u128) << 32
+        | (p.piece as u128) << 48
+        | (p.captured as u128) << 56
+        | (p.promo as u128) << 64
+        | (p.kind as u128) << 72
+        | ((p.captured != 0) as u128) << 80
+}
+
+/// The bits of [`packed`] that hold the fields of `fields` (a bit per [`Field`]); `None` when
+/// another field (or the whole part) was read.
+fn packed_mask(fields: u32) -> Option<u128> {
+    let places = [
+        (Field::From, 0xFFFFu128),
+        (Field::To, 0xFFFF << 16),
+        (Field::CapturedOn, 0xFFFF << 32),
+        (Field::Piece, 0xFF << 48),
+        (Field::Captured, 0xFF << 56),
+        (Field::Promo, 0xFF << 64),
+        (Field::Kind, 0xFF << 72),
+        (Field::IsCapture, 1 << 80),
+    ];
+    let mut left = fields;
+    let mut mask = 0;
+    for (f, bits) in places {
+        if fields & (1 << f as u32) != 0 {
+            mask |= bits;
+            left &= !(1 << f as u32);
+        }
+    }
+    (left == 0).then_some(mask)
 }

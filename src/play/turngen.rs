@@ -401,6 +401,11 @@ impl<'a> Gen<'a> {
             _ => false,
         };
         let may_be_alone = self.leaf && self.later_may_vanish(i);
+        // The globals that the later parts' `from` read, when all are known to be empty now.
+        let tail = if may_be_alone { self.empty_tail(pos, i) } else { None };
+        // Once a quiet move is found to be a turn by itself for a reason that holds for every
+        // quiet move (its hooks' runs read none of their squares or pieces), the others are too.
+        let mut quiet_alone = false;
         // Candidates settled without being played (`alone`), charged to the command's budget with
         // the next one played or at the end: nothing can fail in between.
         let mut owed = 0;
@@ -409,7 +414,7 @@ impl<'a> Gen<'a> {
             let safe = keeps_safe(pos, &c);
             if may_be_alone
                 && self.tried <= MAX_PARTIAL_TURNS
-                && let Some(legal) = self.alone(pos, i, c, safe, shielded && unchanged && !safe)
+                && let Some(legal) = self.alone(pos, i, c, tail, &mut quiet_alone, safe, shielded && unchanged && !safe)
             {
                 self.counted += legal as u64;
                 owed += 1;
@@ -460,25 +465,62 @@ impl<'a> Gen<'a> {
     /// the memos, is empty, is a turn by itself: legal when `safe` (known to keep the royal piece
     /// safe), not when `unlisted` (left out of the legal moves of this very board, which leave
     /// out nothing else when [`Gen::legal_is_safe`]). Only when [`Gen::later_may_vanish`].
-    fn alone(&self, pos: &Position, i: usize, c: TurnPart, safe: bool, unlisted: bool) -> Option<bool> {
+    /// `tail`: the globals the later parts' `from` read (a bit each), when they are known to be
+    /// empty before this part: after a candidate whose hooks write none of those, still empty.
+    /// `quiet_alone`: a quiet move (see [`quiet`]) was found to be a turn by itself for reasons
+    /// that hold for every quiet move of this position; set here when that is found.
+    #[allow(clippy::too_many_arguments)]
+    fn alone(
+        &self,
+        pos: &Position,
+        i: usize,
+        c: TurnPart,
+        tail: Option<u64>,
+        quiet_alone: &mut bool,
+        safe: bool,
+        unlisted: bool,
+    ) -> Option<bool> {
         let preset = self.preset;
-        if !matches!(c, TurnPart::Move(_)) || (preset.royal_safety && !safe && !(unlisted && self.legal_is_safe())) {
+        let TurnPart::Move(m) = c else { return None };
+        if preset.royal_safety && !safe && !(unlisted && self.legal_is_safe()) {
             return None;
+        }
+        let is_quiet = quiet(pos, m);
+        if *quiet_alone && is_quiet {
+            return Some(!preset.royal_safety || safe);
         }
         let pv = part_value(preset, pos, c);
         let hooks = &preset.script.hooks;
         let k = pv.kind as usize;
         let capture = if pv.captured != 0 { hooks.capture.as_ref() } else { None };
         let mut g = Globals::of(&pos.state);
+        let mut written = 0;
+        let mut uniform = is_quiet;
         for body in [hooks.validate[k].as_ref(), capture, hooks.after[k].as_ref()].into_iter().flatten() {
-            match self.memos.hook(body, self.mover, Some(&pv), &g) {
-                Some(writes) if g.write(writes) => {}
+            match self.memos.hook_quiet(body, self.mover, &pv, &g) {
+                Some((writes, same)) if g.write(writes) => {
+                    written |= writes.mask();
+                    uniform &= same;
+                }
                 _ => return None,
             }
         }
-        let vanish =
-            (i + 1..self.part_count()).all(|j| self.memos.from(j, self.mover, &g).is_some_and(|l| l.is_empty()));
+        let vanish = match tail {
+            Some(reads) if reads & written == 0 => true,
+            _ => (i + 1..self.part_count()).all(|j| self.memos.from(j, self.mover, &g).is_some_and(|l| l.is_empty())),
+        };
+        *quiet_alone |= vanish && uniform;
         vanish.then_some(!preset.royal_safety || safe)
+    }
+
+    /// When every `from` after part `i` is known (from the memos) to be empty with the globals as
+    /// they are, the globals they read, a bit each.
+    fn empty_tail(&self, pos: &Position, i: usize) -> Option<u64> {
+        let g = Globals::of(&pos.state);
+        (i + 1..self.part_count()).try_fold(0, |reads, j| match self.memos.from_read(j, self.mover, &g) {
+            Some((list, mask)) if list.is_empty() => Some(reads | mask),
+            _ => None,
+        })
     }
 
     /// Whether a move left out of the legal moves is one that leaves the mover's royal piece
@@ -1010,6 +1052,14 @@ fn kinds_listed(items: &[Value]) -> Vec<u8> {
             _ => None,
         })
         .collect()
+}
+
+/// Whether a move is quiet: it takes nothing, promotes nothing, moves no rook and drops nothing;
+/// as a part, such moves differ only in their squares and piece (see [`move_part`]).
+#[inline]
+fn quiet(pos: &Position, m: Move) -> bool {
+    use crate::engine::position::mflag;
+    m.flags & (mflag::DROP | mflag::EP | mflag::CASTLE) == 0 && m.promo == 0 && !cell::is_piece(pos.cells[m.to.idx()])
 }
 
 /// A part as scripts see it, described in the position before it.

@@ -4,7 +4,7 @@
 
 use super::ir::Field;
 use super::table::Builtin;
-use super::value::{PartVal, Value};
+use super::value::Value;
 
 /// Most globals a [`Few`] holds: a run that reads or writes more is not reused.
 pub const FEW: usize = 4;
@@ -17,6 +17,10 @@ pub struct Few {
 }
 
 impl Few {
+    /// No values.
+    pub const EMPTY: Few =
+        Few { items: [(0, Value::None), (0, Value::None), (0, Value::None), (0, Value::None)], len: 0 };
+
     /// Add a value; false (and nothing added) when full.
     pub fn push(&mut self, i: u16, v: Value) -> bool {
         let n = self.len as usize;
@@ -30,6 +34,11 @@ impl Few {
 
     pub fn items(&self) -> &[(u16, Value)] {
         &self.items[..self.len as usize]
+    }
+
+    /// The globals held, a bit each (all bits for one past the 64th).
+    pub fn mask(&self) -> u64 {
+        self.items().iter().fold(0, |m, (i, _)| m | 1u64.checked_shl(*i as u32).unwrap_or(u64::MAX))
     }
 }
 
@@ -111,32 +120,4 @@ fn reads_outside(b: Builtin, args: &[Value]) -> bool {
         SideOf | KindOf | LabelOf | NameOf | IsRoyal | ValueOf => args.iter().any(|v| matches!(v, Value::Square(_))),
         _ => true,
     }
-}
-
-/// Whether two parts agree on the fields of `mask` (bits of [`Field`]; any other bit: on all).
-pub fn same_fields(mask: u32, a: &PartVal, b: &PartVal) -> bool {
-    const KNOWN: u32 = bit(Field::From)
-        | bit(Field::To)
-        | bit(Field::Piece)
-        | bit(Field::Captured)
-        | bit(Field::CapturedOn)
-        | bit(Field::Promo)
-        | bit(Field::Kind)
-        | bit(Field::IsCapture);
-    if mask & !KNOWN != 0 {
-        return a == b;
-    }
-    let has = |f: Field| mask & bit(f) != 0;
-    (!has(Field::From) || a.from == b.from)
-        && (!has(Field::To) || a.to == b.to)
-        && (!has(Field::Piece) || a.piece == b.piece)
-        && (!has(Field::Captured) || a.captured == b.captured)
-        && (!has(Field::CapturedOn) || a.captured_on == b.captured_on)
-        && (!has(Field::Promo) || a.promo == b.promo)
-        && (!has(Field::Kind) || a.kind == b.kind)
-        && (!has(Field::IsCapture) || (a.captured != 0) == (b.captured != 0))
-}
-
-const fn bit(f: Field) -> u32 {
-    1 << f as u32
 }
