@@ -34,6 +34,8 @@ struct HookRun<'a> {
     writes: Few,
     /// Times reused: when the memo is full, the least reused run makes room.
     hits: std::cell::Cell<u32>,
+    /// The steps it took, charged to the command whenever it is reused.
+    steps: u64,
 }
 
 /// A part's `from` for a mover: the globals it read and the candidates it gave.
@@ -41,6 +43,7 @@ struct FromRun {
     mover: Side,
     reads: Few,
     list: Arc<Vec<Value>>,
+    steps: u64,
 }
 
 /// How worthwhile recording a body's runs has been: runs that read too much, runs kept.
@@ -116,15 +119,17 @@ impl<'v> Globals<'v> {
 impl<'a> Memos<'a> {
     /// What `body` run by `mover` on `part` with these globals writes, if a run like it is kept.
     #[inline]
-    pub fn hook(&self, body: &Body, mover: Side, part: Option<&PartVal>, g: &Globals) -> Option<&Few> {
-        Some(self.0.as_ref()?.hook(body, mover, part, g)?.0)
+    /// With the steps the run took (to be charged: see [`Reads::steps`]).
+    pub fn hook(&self, body: &Body, mover: Side, part: Option<&PartVal>, g: &Globals) -> Option<(&Few, u64)> {
+        let (writes, _, steps) = self.0.as_ref()?.hook(body, mover, part, g)?;
+        Some((writes, steps))
     }
 
     /// [`Memos::hook`], and whether the run found would fit every quiet move as well (one that
     /// takes nothing, promotes nothing and moves no rook: it read none of the fields in which
     /// those differ).
     #[inline]
-    pub fn hook_quiet(&self, body: &Body, mover: Side, part: &PartVal, g: &Globals) -> Option<(&Few, bool)> {
+    pub fn hook_quiet(&self, body: &Body, mover: Side, part: &PartVal, g: &Globals) -> Option<(&Few, bool, u64)> {
         self.0.as_ref()?.hook(body, mover, Some(part), g)
     }
 
@@ -146,15 +151,16 @@ impl<'a> Memos<'a> {
 
     /// Part `i`'s `from` for `mover` with these globals, if a run like it is kept.
     #[inline]
-    pub fn from(&self, i: usize, mover: Side, g: &Globals) -> Option<&Arc<Vec<Value>>> {
-        self.0.as_ref()?.from(i, mover, g)
+    /// With the steps the run took (to be charged: see [`Reads::steps`]).
+    pub fn from(&self, i: usize, mover: Side, g: &Globals) -> Option<(&Arc<Vec<Value>>, u64)> {
+        let r = self.0.as_ref()?.from(i, mover, g)?;
+        Some((&r.list, r.steps))
     }
 
     /// [`Memos::from`], with the globals it read (a bit each).
-    pub fn from_read(&self, i: usize, mover: Side, g: &Globals) -> Option<(&Arc<Vec<Value>>, u64)> {
-        let inner = self.0.as_ref()?;
-        let list = inner.from(i, mover, g)?;
-        Some((list, inner.from[i].as_ref().map_or(u64::MAX, |r| r.reads.mask())))
+    pub fn from_read(&self, i: usize, mover: Side, g: &Globals) -> Option<(&Arc<Vec<Value>>, u64, u64)> {
+        let r = self.0.as_ref()?.from(i, mover, g)?;
+        Some((&r.list, r.reads.mask(), r.steps))
     }
 
     /// Keep part `i`'s (`body`'s) `from` for `mover`, just recorded in [`Memos::reads`], if it
@@ -171,7 +177,7 @@ impl<'a> Memos<'a> {
 }
 
 impl<'a> Inner<'a> {
-    fn hook(&self, body: &Body, mover: Side, part: Option<&PartVal>, g: &Globals) -> Option<(&Few, bool)> {
+    fn hook(&self, body: &Body, mover: Side, part: Option<&PartVal>, g: &Globals) -> Option<(&Few, bool, u64)> {
         let key = part.map_or(0, packed);
         let fits = |r: &HookRun| {
             std::ptr::eq(r.body, body)
@@ -188,7 +194,7 @@ impl<'a> Inner<'a> {
         self.last.set(at);
         let r = &self.hooks[at];
         r.hits.set(r.hits.get().saturating_add(1));
-        Some((&r.writes, r.exact.is_none() && r.mask & MOVED == 0))
+        Some((&r.writes, r.exact.is_none() && r.mask & MOVED == 0, r.steps))
     }
 
     fn worth(&self, body: &Body) -> bool {
@@ -241,7 +247,8 @@ impl<'a> Inner<'a> {
             None => (0, part),
         };
         let key = part.map_or(0, |p| packed(&p)) & mask;
-        let run = HookRun { body, mover, key, mask, exact, reads, writes, hits };
+        let steps = self.reads.steps;
+        let run = HookRun { body, mover, key, mask, exact, reads, writes, hits, steps };
         if self.hooks.len() < HOOKS {
             self.hooks.push(run);
         } else if let Some(least) = self.hooks.iter_mut().min_by_key(|r| r.hits.get()) {
@@ -249,9 +256,9 @@ impl<'a> Inner<'a> {
         }
     }
 
-    fn from(&self, i: usize, mover: Side, g: &Globals) -> Option<&Arc<Vec<Value>>> {
+    fn from(&self, i: usize, mover: Side, g: &Globals) -> Option<&FromRun> {
         match self.from.get(i) {
-            Some(Some(r)) if r.mover == mover && g.hold(&r.reads) => Some(&r.list),
+            Some(Some(r)) if r.mover == mover && g.hold(&r.reads) => Some(r),
             _ => None,
         }
     }
@@ -269,7 +276,8 @@ impl<'a> Inner<'a> {
             return Err(list);
         }
         let list = Arc::new(list);
-        self.from[i] = Some(FromRun { mover, reads: self.reads.globals.clone(), list: list.clone() });
+        let steps = self.reads.steps;
+        self.from[i] = Some(FromRun { mover, reads: self.reads.globals.clone(), list: list.clone(), steps });
         Ok(list)
     }
 }

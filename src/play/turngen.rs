@@ -266,10 +266,11 @@ impl<'a> Gen<'a> {
         }
         // A trial (nothing is said): a run like one made before has its effect again without running.
         let preset = self.preset;
-        if let Some(writes) = self.memos.hook(body, self.mover, part.as_ref(), &Globals::of(&pos.state)) {
+        if let Some((writes, steps)) = self.memos.hook(body, self.mover, part.as_ref(), &Globals::of(&pos.state)) {
             for (i, v) in writes.items() {
                 pos.set_state(preset, *i as usize, v.clone());
             }
+            charge_steps(steps, body)?;
             return Ok(None);
         }
         if !self.memos.worth(body) {
@@ -405,19 +406,21 @@ impl<'a> Gen<'a> {
         let tail = if may_be_alone { self.empty_tail(pos, i) } else { None };
         // Once a quiet move is found to be a turn by itself for a reason that holds for every
         // quiet move (its hooks' runs read none of their squares or pieces), the others are too.
-        let mut quiet_alone = false;
+        let mut quiet_alone = None;
         // Candidates settled without being played (`alone`), charged to the command's budget with
         // the next one played or at the end: nothing can fail in between.
-        let mut owed = 0;
+        let (mut owed, mut owed_steps) = (0, 0);
         for &c in &cands {
             self.tried += 1;
             let safe = keeps_safe(pos, &c);
             if may_be_alone
                 && self.tried <= MAX_PARTIAL_TURNS
-                && let Some(legal) = self.alone(pos, i, c, tail, &mut quiet_alone, safe, shielded && unchanged && !safe)
+                && let Some((legal, steps)) =
+                    self.alone(pos, i, c, tail, &mut quiet_alone, safe, shielded && unchanged && !safe)
             {
                 self.counted += legal as u64;
                 owed += 1;
+                owed_steps += steps;
                 continue;
             }
             let spent = crate::budget::partial_turns(owed + 1);
@@ -425,6 +428,12 @@ impl<'a> Gen<'a> {
             if self.tried > MAX_PARTIAL_TURNS || spent.is_err() {
                 self.give_parts(cands);
                 return Err(self.too_many_tries(i, spent.err()));
+            }
+            if owed_steps > 0
+                && let Err(spent) = crate::budget::steps(std::mem::take(&mut owed_steps))
+            {
+                self.give_parts(cands);
+                return Err(self.too_many_tries(i, Some(spent)));
             }
             let m = pos.mark();
             if self.step(pos, c, safe, drops_safe)?.is_none() {
@@ -440,6 +449,11 @@ impl<'a> Gen<'a> {
         self.spare_moves.push(legal_moves);
         if owed > 0
             && let Err(spent) = crate::budget::partial_turns(owed)
+        {
+            return Err(self.too_many_tries(i, Some(spent)));
+        }
+        if owed_steps > 0
+            && let Err(spent) = crate::budget::steps(owed_steps)
         {
             return Err(self.too_many_tries(i, Some(spent)));
         }
@@ -475,19 +489,21 @@ impl<'a> Gen<'a> {
         pos: &Position,
         i: usize,
         c: TurnPart,
-        tail: Option<u64>,
-        quiet_alone: &mut bool,
+        tail: Option<(u64, u64)>,
+        quiet_alone: &mut Option<u64>,
         safe: bool,
         unlisted: bool,
-    ) -> Option<bool> {
+    ) -> Option<(bool, u64)> {
         let preset = self.preset;
         let TurnPart::Move(m) = c else { return None };
         if preset.royal_safety && !safe && !(unlisted && self.legal_is_safe()) {
             return None;
         }
         let is_quiet = quiet(pos, m);
-        if *quiet_alone && is_quiet {
-            return Some(!preset.royal_safety || safe);
+        if let Some(steps) = *quiet_alone
+            && is_quiet
+        {
+            return Some((!preset.royal_safety || safe, steps));
         }
         let pv = part_value(preset, pos, c);
         let hooks = &preset.script.hooks;
@@ -496,29 +512,42 @@ impl<'a> Gen<'a> {
         let mut g = Globals::of(&pos.state);
         let mut written = 0;
         let mut uniform = is_quiet;
+        // The steps the runs reused took, charged as if they had run (see `Reads::steps`).
+        let mut steps = 0;
         for body in [hooks.validate[k].as_ref(), capture, hooks.after[k].as_ref()].into_iter().flatten() {
             match self.memos.hook_quiet(body, self.mover, &pv, &g) {
-                Some((writes, same)) if g.write(writes) => {
+                Some((writes, same, n)) if g.write(writes) => {
                     written |= writes.mask();
                     uniform &= same;
+                    steps += n;
                 }
                 _ => return None,
             }
         }
-        let vanish = match tail {
-            Some(reads) if reads & written == 0 => true,
-            _ => (i + 1..self.part_count()).all(|j| self.memos.from(j, self.mover, &g).is_some_and(|l| l.is_empty())),
-        };
-        *quiet_alone |= vanish && uniform;
-        vanish.then_some(!preset.royal_safety || safe)
+        match tail {
+            Some((reads, n)) if reads & written == 0 => steps += n,
+            _ => {
+                for j in i + 1..self.part_count() {
+                    match self.memos.from(j, self.mover, &g) {
+                        Some((list, n)) if list.is_empty() => steps += n,
+                        _ => return None,
+                    }
+                }
+            }
+        }
+        if uniform {
+            *quiet_alone = Some(steps);
+        }
+        Some((!preset.royal_safety || safe, steps))
     }
 
     /// When every `from` after part `i` is known (from the memos) to be empty with the globals as
     /// they are, the globals they read, a bit each.
-    fn empty_tail(&self, pos: &Position, i: usize) -> Option<u64> {
+    /// With the steps those runs took.
+    fn empty_tail(&self, pos: &Position, i: usize) -> Option<(u64, u64)> {
         let g = Globals::of(&pos.state);
-        (i + 1..self.part_count()).try_fold(0, |reads, j| match self.memos.from_read(j, self.mover, &g) {
-            Some((list, mask)) if list.is_empty() => Some(reads | mask),
+        (i + 1..self.part_count()).try_fold((0, 0), |(reads, steps), j| match self.memos.from_read(j, self.mover, &g) {
+            Some((list, mask, n)) if list.is_empty() => Some((reads | mask, steps + n)),
             _ => None,
         })
     }
@@ -792,8 +821,10 @@ impl<'a> Gen<'a> {
             && self.preset.script.inert.from_shape.get(i).copied().unwrap_or(false)
             && pos.shape_kept_since(self.base);
         if !shaped {
-            if let Some(list) = self.memos.from(i, self.mover, &Globals::of(&pos.state)) {
-                return Ok(FromList::Shared(list.clone()));
+            if let Some((list, steps)) = self.memos.from(i, self.mover, &Globals::of(&pos.state)) {
+                let list = list.clone();
+                charge_steps(steps, body)?;
+                return Ok(FromList::Shared(list));
             }
             let track = self.memos.worth(body);
             let items = self.candidate_values(pos, body, kinds, track)?;
@@ -1052,6 +1083,13 @@ fn kinds_listed(items: &[Value]) -> Vec<u8> {
             _ => None,
         })
         .collect()
+}
+
+/// Charge the steps of a run whose effect was reused, as if it had run (the command's budget of
+/// hook steps counts them alike).
+fn charge_steps(steps: u64, body: &Body) -> R<()> {
+    crate::budget::steps(steps)
+        .map_err(|spent| ScriptError::new(body.span, format!("{spent} (stopped in `{}`)", body.name)))
 }
 
 /// Whether a move is quiet: it takes nothing, promotes nothing, moves no rook and drops nothing;

@@ -95,6 +95,10 @@ fn run_with<'a>(
     it.said = said;
     it.reads = reads;
     let out = it.run(call.body, Vec::new())?;
+    let steps = it.steps;
+    if let Some(r) = it.reads.as_deref_mut() {
+        r.steps = steps;
+    }
     if let Some(g) = it.declared.take() {
         it.pos.declare(g);
     }
@@ -158,7 +162,12 @@ fn value_with(
     let mut it = Interp::new(preset, pos, &body.name);
     it.mover = mover;
     it.reads = reads;
-    match it.run(body, Vec::new())? {
+    let out = it.run(body, Vec::new())?;
+    let steps = it.steps;
+    if let Some(r) = it.reads.as_deref_mut() {
+        r.steps = steps;
+    }
+    match out {
         Outcome::Done(v) => Ok(v),
         Outcome::Rejected(r) => {
             Err(ScriptError::new(body.span, format!("`reject \"{r}\"` outside a hook that may reject")))

@@ -57,6 +57,8 @@ pub struct Reads {
     read: u64,
     /// The globals written, a bit each.
     pub written: u64,
+    /// The steps the run took, charged to the command again whenever its effect is reused.
+    pub steps: u64,
 }
 
 impl Reads {
@@ -67,6 +69,7 @@ impl Reads {
         self.globals.len = 0;
         self.read = 0;
         self.written = 0;
+        self.steps = 0;
     }
 
     /// A global read: its value is an input unless the run wrote it first.
