@@ -37,7 +37,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "engine::bitboard",
         ],
     ),
-    ("script data", &["script::table", "script::value", "script::ir", "script::inert"]),
+    ("script data", &["script::table", "script::value", "script::ir", "script::inert", "script::reads"]),
     ("preset", &["preset", "presets"]),
     (
         "position",
@@ -58,7 +58,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("script runtime", &["script::interp", "script::builtins", "script::hooks", "script::compile", "script"]),
-    ("play", &["play::turngen", "play::end", "play::fen", "play::perft", "play", "setup"]),
+    ("play", &["play::turngen", "play::memo", "play::end", "play::fen", "play::perft", "play", "setup"]),
     ("check", &["check"]),
     ("game", &["game", "games"]),
     (

@@ -50,6 +50,11 @@ impl Position {
     pub fn legal_moves(&mut self, preset: &Preset, out: &mut Vec<Move>) {
         out.clear();
         self.pseudo_moves(preset, out);
+        self.keep_legal(preset, out);
+    }
+
+    /// Keep the legal moves of `out`, which holds this position's moves as `pseudo_moves` gives them.
+    pub fn keep_legal(&mut self, preset: &Preset, out: &mut Vec<Move>) {
         if preset.facing_break && self.royals_facing(preset) {
             return self.facing_moves(preset, out);
         }

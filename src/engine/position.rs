@@ -534,6 +534,20 @@ impl Position {
         &self.moves_cache
     }
 
+    /// Cache the legal moves (as [`Position::cached_legal_moves`]) from `pseudo`, this position's
+    /// moves as `pseudo_moves` gives them, unless the cache already belongs to this position: a
+    /// caller that needs both lists generates the moves once.
+    pub fn cache_legal_from(&mut self, preset: &Preset, pseudo: &[Move]) {
+        if self.cache_key != Some((self.hash, self.changes.len() as u32)) {
+            let mut buf = std::mem::take(&mut self.moves_cache);
+            buf.clear();
+            buf.extend_from_slice(pseudo);
+            self.keep_legal(preset, &mut buf);
+            self.moves_cache = buf;
+            self.cache_key = Some((self.hash, self.changes.len() as u32));
+        }
+    }
+
     /// How many cell changes the undo record holds: it grows with every change to the board.
     #[inline]
     pub fn cell_changes(&self) -> usize {

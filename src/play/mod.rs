@@ -4,5 +4,6 @@
 
 pub mod end;
 pub mod fen;
+pub mod memo;
 pub mod perft;
 pub mod turngen;

@@ -1,6 +1,7 @@
 //! Perft: count the leaves of the legal-turn tree, with bulk counting at the last ply.
 
-use super::turngen::{count_turns, for_each_turn, legal_turns};
+use super::memo::Memos;
+use super::turngen::{count_turns_in, for_each_turn, legal_turns};
 use crate::engine::position::{Move, Position};
 use crate::engine::turn::format_turn;
 use crate::preset::Preset;
@@ -92,6 +93,17 @@ fn count(pos: &mut Position, preset: &Preset, depth: usize, bufs: &mut Buffers, 
 
 /// Perft through the turn generator, running every hook: for presets with rule scripts.
 pub fn scripted(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) -> Result<u64, ScriptError> {
+    scripted_in(pos, preset, depth, bulk, &mut Memos::default())
+}
+
+/// [`scripted`], the last ply's listings sharing `memos` (see [`Memos`]).
+fn scripted_in<'a>(
+    pos: &mut Position,
+    preset: &'a Preset,
+    depth: usize,
+    bulk: bool,
+    memos: &mut Memos<'a>,
+) -> Result<u64, ScriptError> {
     if depth == 0 {
         return Ok(1);
     }
@@ -99,11 +111,11 @@ pub fn scripted(pos: &mut Position, preset: &Preset, depth: usize, bulk: bool) -
         return Ok(0);
     }
     if depth == 1 && bulk {
-        return count_turns(pos, preset);
+        return count_turns_in(pos, preset, memos);
     }
     let mut n = 0;
     for_each_turn(pos, preset, &mut |p, _| {
-        n += scripted(p, preset, depth - 1, bulk)?;
+        n += scripted_in(p, preset, depth - 1, bulk, memos)?;
         Ok(())
     })?;
     Ok(n)

@@ -1,9 +1,10 @@
 //! Legal turns of scripted presets: every sequence of parts the turn structure and the hooks allow.
 //! Generation and play share one path, so a turn that was listed plays exactly as it was judged.
 
+use super::memo::{Globals, Memos};
 use crate::engine::board::{Sq, cell};
 use crate::engine::legal::Pins;
-use crate::engine::position::Position;
+use crate::engine::position::{Move, Position};
 use crate::engine::side::Side;
 use crate::engine::turn::{Turn, TurnPart, apply_raw};
 use crate::preset::Preset;
@@ -49,6 +50,8 @@ struct Gen<'a> {
     /// Emptied candidate lists, kept for the next part: a list is needed per part at every node,
     /// and allocating each was a tenth of the generator's time.
     spare: Vec<Vec<TurnPart>>,
+    /// Emptied move lists, likewise: a part's pseudo moves, and the legal ones it is judged by.
+    spare_moves: Vec<Vec<Move>>,
     /// The cell changes of the undo record when the turn began.
     base: usize,
     /// Per part, the value of its `from` when that depends on the board's shape alone (see
@@ -56,6 +59,8 @@ struct Gen<'a> {
     /// earlier part that builds no square, the same list (Constructing's `buildable()` after every
     /// move), worked out once.
     from_cache: [Option<Arc<Vec<Value>>>; MAX_PARTS],
+    /// Hook runs and `from` values of this listing, reused while what they read is unchanged.
+    memos: Memos<'a>,
 }
 
 /// Call `visit` with the position after each legal turn (and the turn); the position is restored after.
@@ -83,12 +88,18 @@ pub fn for_each_turn(pos: &mut Position, preset: &Preset, visit: &mut Visit) -> 
 /// one (quiet hooks, royal safety known), and hooks that can neither refuse a turn nor change the
 /// board are not run at the turn's end. For the last ply of a bulk perft.
 pub fn count_turns(pos: &mut Position, preset: &Preset) -> Result<u64, ScriptError> {
+    count_turns_in(pos, preset, &mut Memos::default())
+}
+
+/// [`count_turns`] with memos kept from one listing to the next (a perft's).
+pub fn count_turns_in<'a>(pos: &mut Position, preset: &'a Preset, memos: &mut Memos<'a>) -> Result<u64, ScriptError> {
     if !preset.script.active {
         let mut moves = Vec::new();
         pos.legal_moves(preset, &mut moves);
         return Ok(moves.len() as u64);
     }
     let mut g = Gen::new(preset, pos.side, None, true);
+    g.memos = std::mem::take(memos);
     let mut visited = 0;
     pos.begin_turn();
     let r = g.start(pos).and_then(|ok| {
@@ -102,7 +113,29 @@ pub fn count_turns(pos: &mut Position, preset: &Preset) -> Result<u64, ScriptErr
         }
     });
     pos.unmake();
+    *memos = std::mem::take(&mut g.memos);
     r.map(|()| visited + g.counted)
+}
+
+/// The emptied lists of a finished generator, kept for the next on this thread: a generator is made
+/// for every position listed, and growing its lists again each time was a tenth of Universal's
+/// perft. A generator made while another runs (a hook listing turns) starts without.
+#[derive(Default)]
+struct Pool {
+    parts: Vec<Vec<TurnPart>>,
+    moves: Vec<Vec<Move>>,
+}
+
+thread_local! {
+    static POOL: std::cell::Cell<Pool> = std::cell::Cell::new(Pool::default());
+}
+
+impl Drop for Gen<'_> {
+    fn drop(&mut self) {
+        let parts = std::mem::take(&mut self.spare);
+        let moves = std::mem::take(&mut self.spare_moves);
+        POOL.set(Pool { parts, moves });
+    }
 }
 
 thread_local! {
@@ -191,6 +224,7 @@ pub enum PlayError {
 impl<'a> Gen<'a> {
     /// A generator for `mover`'s turn; `said` collects the scripts' messages, `leaf` only counts.
     fn new(preset: &'a Preset, mover: Side, said: Option<&'a mut Vec<String>>, leaf: bool) -> Self {
+        let pool = POOL.take();
         Gen {
             preset,
             mover,
@@ -199,9 +233,11 @@ impl<'a> Gen<'a> {
             leaf,
             counted: 0,
             tried: 0,
-            spare: Vec::new(),
+            spare: pool.parts,
+            spare_moves: pool.moves,
             base: 0,
             from_cache: Default::default(),
+            memos: Memos::default(),
         }
     }
 
@@ -223,9 +259,28 @@ impl<'a> Gen<'a> {
         Ok(self.hook(pos, body, None)?.is_none())
     }
 
-    fn hook(&mut self, pos: &mut Position, body: &Body, part: Option<PartVal>) -> Result<Option<String>, ScriptError> {
+    fn hook(&mut self, pos: &mut Position, body: &'a Body, part: Option<PartVal>) -> R<Option<String>> {
         let call = Call { body, part, mover: self.mover, mutate: true };
-        hooks::run(self.preset, pos, call, self.said.as_deref_mut())
+        if self.said.is_some() {
+            return hooks::run(self.preset, pos, call, self.said.as_deref_mut());
+        }
+        // A trial (nothing is said): a run like one made before has its effect again without running.
+        let preset = self.preset;
+        if let Some((writes, steps)) = self.memos.hook(body, self.mover, part.as_ref(), &Globals::of(&pos.state)) {
+            for (i, v) in writes.items() {
+                pos.set_state(preset, *i as usize, v.clone());
+            }
+            charge_steps(steps, body)?;
+            return Ok(None);
+        }
+        if !self.memos.worth(body) {
+            return hooks::run(preset, pos, call, None);
+        }
+        let out = hooks::run_tracked(preset, pos, call, self.memos.reads())?;
+        if out.is_none() {
+            self.memos.keep_hook(body, self.mover, part, &pos.state);
+        }
+        Ok(out)
     }
 
     fn kind_at(&self, i: usize) -> (&'a [PartKind], bool, bool) {
@@ -290,18 +345,39 @@ impl<'a> Gen<'a> {
         // Moves offered while a later part may still shield the royal piece are not all legal:
         // those that are keep what is known of the royal piece's safety.
         let shielded = kinds.contains(&PartKind::Move) && self.later_may_shield(i);
-        let legal_moves = if shielded { pos.cached_legal_moves(self.preset).to_vec() } else { Vec::new() };
+        // A copy (the cache is the next node's once a candidate is played), in a reused buffer.
+        let mut legal_moves = self.spare_moves.pop().unwrap_or_default();
+        legal_moves.clear();
+        if shielded {
+            legal_moves.extend_from_slice(pos.cached_legal_moves(self.preset));
+        }
         let fresh = pos.cell_changes();
         if !self.before_unread(i, kinds) && self.before(pos, kinds)?.is_some() {
             return Ok(!cands.is_empty());
         }
         let had = !cands.is_empty();
         let unchanged = pos.cell_changes() == fresh;
-        let legal_of =
-            |c: &TurnPart| unchanged && !(shielded && matches!(c, TurnPart::Move(m) if !legal_moves.contains(m)));
+        // As many legal moves as candidate moves: all are legal (the legal ones are among them).
+        // Otherwise the legal moves are mostly the candidates' subsequence, in their order: asked
+        // in that order, each is found where the walk through them stands (searched for if not).
+        let all_legal =
+            shielded && legal_moves.len() == cands.iter().filter(|c| matches!(c, TurnPart::Move(_))).count();
+        let walk = std::cell::Cell::new(0);
+        let listed = |m: &Move| {
+            if all_legal {
+                return true;
+            }
+            let at = walk.get();
+            if legal_moves.get(at) == Some(m) {
+                walk.set(at + 1);
+                return true;
+            }
+            legal_moves.contains(m)
+        };
+        let legal_of = |c: &TurnPart| unchanged && !(shielded && matches!(c, TurnPart::Move(m) if !listed(m)));
         let preset = self.preset;
         let drops_safe = preset.royal_safety
-            && kinds.contains(&PartKind::Drop)
+            && cands.iter().any(|c| matches!(c, TurnPart::Drop(..)))
             && pos.adding_keeps_safe(preset, self.mover)
             && (self.known_safe(pos) || !pos.in_check(preset, self.mover));
         let mut cands = cands;
@@ -325,15 +401,42 @@ impl<'a> Gen<'a> {
             TurnPart::Construct(sq) => openers.as_ref().is_some_and(|o| !o.contains(sq)),
             _ => false,
         };
+        let may_be_alone = self.leaf && self.later_may_vanish(i);
+        // The globals that the later parts' `from` read, when all are known to be empty now.
+        let tail = if may_be_alone { self.empty_tail(pos, i) } else { None };
+        // Once a quiet move is found to be a turn by itself for a reason that holds for every
+        // quiet move (its hooks' runs read none of their squares or pieces), the others are too.
+        let mut quiet_alone = None;
+        // Candidates settled without being played (`alone`), charged to the command's budget with
+        // the next one played or at the end: nothing can fail in between.
+        let (mut owed, mut owed_steps) = (0, 0);
         for &c in &cands {
             self.tried += 1;
-            let spent = crate::budget::partial_turns(1);
+            let safe = keeps_safe(pos, &c);
+            if may_be_alone
+                && self.tried <= MAX_PARTIAL_TURNS
+                && let Some((legal, steps)) =
+                    self.alone(pos, i, c, tail, &mut quiet_alone, safe, shielded && unchanged && !safe)
+            {
+                self.counted += legal as u64;
+                owed += 1;
+                owed_steps += steps;
+                continue;
+            }
+            let spent = crate::budget::partial_turns(owed + 1);
+            owed = 0;
             if self.tried > MAX_PARTIAL_TURNS || spent.is_err() {
                 self.give_parts(cands);
                 return Err(self.too_many_tries(i, spent.err()));
             }
+            if owed_steps > 0
+                && let Err(spent) = crate::budget::steps(std::mem::take(&mut owed_steps))
+            {
+                self.give_parts(cands);
+                return Err(self.too_many_tries(i, Some(spent)));
+            }
             let m = pos.mark();
-            if self.step(pos, c, keeps_safe(pos, &c), drops_safe)?.is_none() {
+            if self.step(pos, c, safe, drops_safe)?.is_none() {
                 turn.push(c);
                 let r = self.parts(pos, i + 1, turn, visit);
                 turn.pop();
@@ -343,7 +446,122 @@ impl<'a> Gen<'a> {
             self.safe_at = entry;
         }
         self.give_parts(cands);
+        self.spare_moves.push(legal_moves);
+        if owed > 0
+            && let Err(spent) = crate::budget::partial_turns(owed)
+        {
+            return Err(self.too_many_tries(i, Some(spent)));
+        }
+        if owed_steps > 0
+            && let Err(spent) = crate::budget::steps(owed_steps)
+        {
+            return Err(self.too_many_tries(i, Some(spent)));
+        }
         Ok(had)
+    }
+
+    /// In `leaf` mode, whether the parts after part `i` may offer nothing: each may be left out
+    /// (`optional` or `if possible`) and takes its candidates from its `from` alone (no move among
+    /// its kinds), and the turn's end hooks are quiet. A candidate of part `i` after which every
+    /// later `from` is known to be empty is then one turn by itself (see [`Gen::alone`]).
+    fn later_may_vanish(&self, i: usize) -> bool {
+        let script = &self.preset.script;
+        script.inert.end
+            && !self.preset.no_checks
+            && i + 1 < script.turn.len()
+            && script.turn[i + 1..]
+                .iter()
+                .all(|p| (p.optional || p.if_possible) && p.from.is_some() && !p.kinds.contains(&PartKind::Move))
+    }
+
+    /// Whether candidate `c` of part `i` makes a turn, when that is known without playing it: a
+    /// move whose hooks' runs are in the memos, after which each later part's `from`, also in
+    /// the memos, is empty, is a turn by itself: legal when `safe` (known to keep the royal piece
+    /// safe), not when `unlisted` (left out of the legal moves of this very board, which leave
+    /// out nothing else when [`Gen::legal_is_safe`]). Only when [`Gen::later_may_vanish`].
+    /// `tail`: the globals the later parts' `from` read (a bit each), when they are known to be
+    /// empty before this part: after a candidate whose hooks write none of those, still empty.
+    /// `quiet_alone`: a quiet move (see [`quiet`]) was found to be a turn by itself for reasons
+    /// that hold for every quiet move of this position; set here when that is found.
+    #[allow(clippy::too_many_arguments)]
+    fn alone(
+        &self,
+        pos: &Position,
+        i: usize,
+        c: TurnPart,
+        tail: Option<(u64, u64)>,
+        quiet_alone: &mut Option<u64>,
+        safe: bool,
+        unlisted: bool,
+    ) -> Option<(bool, u64)> {
+        let preset = self.preset;
+        let TurnPart::Move(m) = c else { return None };
+        if preset.royal_safety && !safe && !(unlisted && self.legal_is_safe()) {
+            return None;
+        }
+        let is_quiet = quiet(pos, m);
+        if let Some(steps) = *quiet_alone
+            && is_quiet
+        {
+            return Some((!preset.royal_safety || safe, steps));
+        }
+        let pv = part_value(preset, pos, c);
+        let hooks = &preset.script.hooks;
+        let k = pv.kind as usize;
+        let capture = if pv.captured != 0 { hooks.capture.as_ref() } else { None };
+        let mut g = Globals::of(&pos.state);
+        let mut written = 0;
+        let mut uniform = is_quiet;
+        // The steps the runs reused took, charged as if they had run (see `Reads::steps`).
+        let mut steps = 0;
+        for body in [hooks.validate[k].as_ref(), capture, hooks.after[k].as_ref()].into_iter().flatten() {
+            match self.memos.hook_quiet(body, self.mover, &pv, &g) {
+                Some((writes, same, n)) if g.write(writes) => {
+                    written |= writes.mask();
+                    uniform &= same;
+                    steps += n;
+                }
+                _ => return None,
+            }
+        }
+        match tail {
+            Some((reads, n)) if reads & written == 0 => steps += n,
+            _ => {
+                for j in i + 1..self.part_count() {
+                    match self.memos.from(j, self.mover, &g) {
+                        Some((list, n)) if list.is_empty() => steps += n,
+                        _ => return None,
+                    }
+                }
+            }
+        }
+        if uniform {
+            *quiet_alone = Some(steps);
+        }
+        Some((!preset.royal_safety || safe, steps))
+    }
+
+    /// When every `from` after part `i` is known (from the memos) to be empty with the globals as
+    /// they are, the globals they read, a bit each.
+    /// With the steps those runs took.
+    fn empty_tail(&self, pos: &Position, i: usize) -> Option<(u64, u64)> {
+        let g = Globals::of(&pos.state);
+        (i + 1..self.part_count()).try_fold((0, 0), |(reads, steps), j| match self.memos.from_read(j, self.mover, &g) {
+            Some((list, mask, n)) if list.is_empty() => Some((reads | mask, steps + n)),
+            _ => None,
+        })
+    }
+
+    /// Whether a move left out of the legal moves is one that leaves the mover's royal piece
+    /// attacked, nothing else: no rule besides royal safety filters them.
+    fn legal_is_safe(&self) -> bool {
+        let p = self.preset;
+        p.explode.is_none()
+            && !p.facing_break
+            && p.frozen_in_check == 0
+            && !p.no_checks
+            && !p.must_capture
+            && !p.must_drop
     }
 
     /// Apply one part and run its hooks; `Some(reason)` if a hook refused it (the caller undoes).
@@ -569,9 +787,13 @@ impl<'a> Gen<'a> {
             if kind == PartKind::Move && self.later_may_shield(i) {
                 // Royal safety is judged when the turn is complete, and a later part could still
                 // cover the royal piece: every move the pieces can make is a candidate.
-                let mut moves = Vec::with_capacity(128);
+                // The legal moves are cached from the same generation (`candidates_of` asks).
+                let mut moves = self.spare_moves.pop().unwrap_or_default();
+                moves.clear();
                 pos.pseudo_moves(preset, &mut moves);
-                out.extend(moves.into_iter().map(TurnPart::Move));
+                pos.cache_legal_from(preset, &moves);
+                out.extend(moves.iter().map(|&m| TurnPart::Move(m)));
+                self.spare_moves.push(moves);
                 continue;
             }
             self.candidates_of_kind(pos, kind, from, &mut out);
@@ -599,24 +821,37 @@ impl<'a> Gen<'a> {
             && self.preset.script.inert.from_shape.get(i).copied().unwrap_or(false)
             && pos.shape_kept_since(self.base);
         if !shaped {
-            return Ok(FromList::Own(self.candidate_values(pos, body, kinds)?));
+            if let Some((list, steps)) = self.memos.from(i, self.mover, &Globals::of(&pos.state)) {
+                let list = list.clone();
+                charge_steps(steps, body)?;
+                return Ok(FromList::Shared(list));
+            }
+            let track = self.memos.worth(body);
+            let items = self.candidate_values(pos, body, kinds, track)?;
+            if !track {
+                return Ok(FromList::Own(items));
+            }
+            return Ok(match self.memos.keep_from(body, i, self.mover, items) {
+                Ok(shared) => FromList::Shared(shared),
+                Err(own) => FromList::Own(own),
+            });
         }
         if let Some(v) = &self.from_cache[i] {
             return Ok(FromList::Shared(v.clone()));
         }
-        let v = Arc::new(self.candidate_values(pos, body, kinds)?);
+        let v = Arc::new(self.candidate_values(pos, body, kinds, false)?);
         self.from_cache[i] = Some(v.clone());
         Ok(FromList::Shared(v))
     }
 
     /// A part's `from`: a list or set (or one value) of squares, or of pieces for a `discard`.
-    fn candidate_values(
-        &mut self,
-        pos: &mut Position,
-        body: &Body,
-        kinds: &[PartKind],
-    ) -> Result<Vec<Value>, ScriptError> {
-        let v = hooks::value(self.preset, pos, body, self.mover)?;
+    /// `track`: what it reads is recorded in the memos' `reads`.
+    fn candidate_values(&mut self, pos: &mut Position, body: &Body, kinds: &[PartKind], track: bool) -> R<Vec<Value>> {
+        let v = if track {
+            hooks::value_tracked(self.preset, pos, body, self.mover, self.memos.reads())?
+        } else {
+            hooks::value(self.preset, pos, body, self.mover)?
+        };
         let items = match v {
             Value::List(x) | Value::Set(x) => Arc::try_unwrap(x).unwrap_or_else(|shared| shared.to_vec()),
             Value::None => Vec::new(),
@@ -848,6 +1083,21 @@ fn kinds_listed(items: &[Value]) -> Vec<u8> {
             _ => None,
         })
         .collect()
+}
+
+/// Charge the steps of a run whose effect was reused, as if it had run (the command's budget of
+/// hook steps counts them alike).
+fn charge_steps(steps: u64, body: &Body) -> R<()> {
+    crate::budget::steps(steps)
+        .map_err(|spent| ScriptError::new(body.span, format!("{spent} (stopped in `{}`)", body.name)))
+}
+
+/// Whether a move is quiet: it takes nothing, promotes nothing, moves no rook and drops nothing;
+/// as a part, such moves differ only in their squares and piece (see [`move_part`]).
+#[inline]
+fn quiet(pos: &Position, m: Move) -> bool {
+    use crate::engine::position::mflag;
+    m.flags & (mflag::DROP | mflag::EP | mflag::CASTLE) == 0 && m.promo == 0 && !cell::is_piece(pos.cells[m.to.idx()])
 }
 
 /// A part as scripts see it, described in the position before it.

@@ -228,6 +228,9 @@ impl Interp<'_> {
     /// Run a built-in on its arguments' values (`args` are their expressions, for errors), by its
     /// family, and charge what it made: the one way every built-in but a reader is called.
     pub(super) fn builtin(&mut self, b: Builtin, v: &[Value], args: &[Code], span: Span) -> R<Value> {
+        if let Some(r) = &mut self.reads {
+            r.builtin(b, v);
+        }
         let def = b.def();
         if def.changes && !self.mutate {
             return Err(fail(

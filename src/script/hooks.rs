@@ -2,6 +2,7 @@
 
 use super::interp::{Interp, Outcome, ScriptError};
 use super::ir::Body;
+use super::reads::Reads;
 use super::value::{PartVal, Value};
 use crate::engine::{GameOver, Position, Side};
 use crate::preset::Preset;
@@ -65,12 +66,39 @@ fn run_plain<'a>(
     call: Call<'a>,
     said: Option<&'a mut Vec<String>>,
 ) -> Result<Option<String>, ScriptError> {
+    run_with(preset, pos, call, said, None)
+}
+
+/// [`run`] for a trial of the turn generator (nothing said, nothing traced), recording in `reads`
+/// (cleared first) what the hook read and wrote, so that its effect can be reused.
+pub fn run_tracked<'a>(
+    preset: &'a Preset,
+    pos: &'a mut Position,
+    call: Call<'a>,
+    reads: &'a mut Reads,
+) -> Result<Option<String>, ScriptError> {
+    reads.clear();
+    run_with(preset, pos, call, None, Some(reads))
+}
+
+fn run_with<'a>(
+    preset: &'a Preset,
+    pos: &'a mut Position,
+    call: Call<'a>,
+    said: Option<&'a mut Vec<String>>,
+    reads: Option<&'a mut Reads>,
+) -> Result<Option<String>, ScriptError> {
     let mut it = Interp::new(preset, pos, &call.body.name);
     it.mover = call.mover;
     it.part = call.part;
     it.mutate = call.mutate;
     it.said = said;
+    it.reads = reads;
     let out = it.run(call.body, Vec::new())?;
+    let steps = it.steps;
+    if let Some(r) = it.reads.as_deref_mut() {
+        r.steps = steps;
+    }
     if let Some(g) = it.declared.take() {
         it.pos.declare(g);
     }
@@ -109,9 +137,37 @@ fn run_traced<'a>(
 
 /// Run a body for its value (a part's `from`, evaluation); it may not change the position.
 pub fn value(preset: &Preset, pos: &mut Position, body: &Body, mover: Side) -> Result<Value, ScriptError> {
+    value_with(preset, pos, body, mover, None)
+}
+
+/// [`value`], recording in `reads` (cleared first) what the body read, so that its value can be reused.
+pub fn value_tracked(
+    preset: &Preset,
+    pos: &mut Position,
+    body: &Body,
+    mover: Side,
+    reads: &mut Reads,
+) -> Result<Value, ScriptError> {
+    reads.clear();
+    value_with(preset, pos, body, mover, Some(reads))
+}
+
+fn value_with(
+    preset: &Preset,
+    pos: &mut Position,
+    body: &Body,
+    mover: Side,
+    reads: Option<&mut Reads>,
+) -> Result<Value, ScriptError> {
     let mut it = Interp::new(preset, pos, &body.name);
     it.mover = mover;
-    match it.run(body, Vec::new())? {
+    it.reads = reads;
+    let out = it.run(body, Vec::new())?;
+    let steps = it.steps;
+    if let Some(r) = it.reads.as_deref_mut() {
+        r.steps = steps;
+    }
+    match out {
         Outcome::Done(v) => Ok(v),
         Outcome::Rejected(r) => {
             Err(ScriptError::new(body.span, format!("`reject \"{r}\"` outside a hook that may reject")))

@@ -1,6 +1,7 @@
 //! The tree-walking interpreter, with the sandbox's budgets: steps, call depth and memory.
 
 use super::ir::{Body, Code, Ex, Field, Op, St};
+use super::reads::Reads;
 use super::table::Builtin;
 use super::value::{PartVal, Value};
 use crate::diag::Diagnostic;
@@ -127,6 +128,9 @@ pub struct Interp<'a> {
     base: usize,
     /// The value of the `return` being carried out (`Flow::Return`).
     returned: Value,
+    /// When `Some`, what the run reads and writes outside itself is recorded there (the turn
+    /// generator reuses a run's effect while none of that changed).
+    pub reads: Option<&'a mut Reads>,
 }
 
 /// The buffers of a finished run, kept for the next run on this thread: hooks run at every node
@@ -176,6 +180,7 @@ impl<'a> Interp<'a> {
             locals: scratch.locals,
             base: 0,
             returned: Value::None,
+            reads: None,
         }
     }
 
@@ -338,6 +343,9 @@ impl<'a> Interp<'a> {
                 if v.is_compound() && !v.trivially_same(&self.pos.state[*i as usize]) {
                     self.touch_weight(e.span, &v)?;
                 }
+                if let Some(r) = &mut self.reads {
+                    r.wrote(*i);
+                }
                 self.pos.set_state(self.preset, *i as usize, v);
             }
             St::If(branches, otherwise) => {
@@ -400,6 +408,7 @@ impl<'a> Interp<'a> {
                 return Err(Stop::Reject(v.display(self.preset).into()));
             }
             St::Win(side, reason) => {
+                self.outside();
                 let Value::Side(s) = self.eval(side)? else {
                     return Err(fail(side.span, "`win` needs a side: `win mover \"reason\"`"));
                 };
@@ -407,6 +416,7 @@ impl<'a> Interp<'a> {
                 self.declared.get_or_insert(GameOver { winner: Some(s), reason });
             }
             St::Draw(reason) => {
+                self.outside();
                 let reason = self.eval(reason)?.display(self.preset);
                 self.declared.get_or_insert(GameOver { winner: None, reason });
             }
@@ -465,6 +475,7 @@ impl<'a> Interp<'a> {
     #[inline(never)]
     fn for_this_turn(&mut self, span: Span, slot: usize, at: Span, body: &[Op]) -> R<Flow> {
         const FEW: usize = super::ir::MAX_PARTS;
+        self.outside();
         let parts = self.pos.current_parts();
         let n = parts.len();
         let Some(&first) = parts.first() else { return self.charge(at, 1).map(|()| Flow::Next) };
@@ -522,7 +533,10 @@ impl<'a> Interp<'a> {
         Ok(match &c.ex {
             Ex::Not(e) => !self.test(e)?,
             Ex::Local(i) => self.locals[self.base + *i as usize].truthy(),
-            Ex::Global(i) => self.pos.state[*i as usize].truthy(),
+            Ex::Global(i) => {
+                self.note_global(*i);
+                self.pos.state[*i as usize].truthy()
+            }
             // The boolean is not built, but still counted, as `binary` counts it.
             Ex::IsConst(a, v, negated) => self.is_const(a, v, c.span)? != *negated,
             Ex::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
@@ -545,7 +559,10 @@ impl<'a> Interp<'a> {
             }
             // `part.capture`, `m.from`: a part's square or piece is tested where the part stands.
             Ex::PartField(f) => match self.part.and_then(|p| part_code(&p, *f)) {
-                Some(code) => code != 0,
+                Some(code) => {
+                    self.note_field(*f);
+                    code != 0
+                }
                 None => self.eval(c)?.into_truth(),
             },
             Ex::LocalField(i, f) => match &self.locals[self.base + *i as usize] {
@@ -572,6 +589,9 @@ impl<'a> Interp<'a> {
     #[inline(always)]
     fn read_node(&mut self, b: Builtin, arg: &Code, span: Span) -> R<Value> {
         let v = self.eval(arg)?;
+        if let Some(r) = &mut self.reads {
+            r.builtin(b, std::slice::from_ref(&v));
+        }
         let r = self.read(b, &v, arg);
         v.discard();
         let out = r?;
@@ -622,11 +642,19 @@ impl<'a> Interp<'a> {
         Ok(match &c.ex {
             Ex::Const(v) => v.clone(),
             Ex::Local(i) => self.locals[self.base + *i as usize].dup(),
-            Ex::Global(i) => self.pos.state[*i as usize].clone(),
+            Ex::Global(i) => {
+                self.note_global(*i);
+                self.pos.state[*i as usize].clone()
+            }
             Ex::Mover => Value::Side(self.mover),
             Ex::Opponent => Value::Side(self.mover.other()),
             Ex::Part => match self.part {
-                Some(p) => Value::Part(p),
+                Some(p) => {
+                    if let Some(r) = &mut self.reads {
+                        r.whole_part();
+                    }
+                    Value::Part(p)
+                }
                 None => return Err(self.no_part(c.span)),
             },
             Ex::List(items) => {
@@ -679,6 +707,7 @@ impl<'a> Interp<'a> {
             // is made again whenever the board changed, and counting is cheaper (Modern Chaturanga's
             // perft 5 took 18% more instructions without this node).
             Ex::CountPieces(side, at) => {
+                self.outside();
                 let v = self.eval(side)?;
                 let s = self.side(&v, side);
                 v.discard();
@@ -704,7 +733,10 @@ impl<'a> Interp<'a> {
             // Read in place, without copying the local.
             Ex::LocalField(i, f) => self.field(&self.locals[self.base + *i as usize], *f, c.span)?,
             Ex::PartField(f) => match self.part {
-                Some(p) => self.field(&Value::Part(p), *f, c.span)?,
+                Some(p) => {
+                    self.note_field(*f);
+                    self.field(&Value::Part(p), *f, c.span)?
+                }
                 None => return Err(self.no_part(c.span)),
             },
             Ex::Index(e, i) => {
@@ -725,6 +757,29 @@ impl<'a> Interp<'a> {
                 }
             }
         })
+    }
+
+    /// A global read, recorded when reads are.
+    #[inline(always)]
+    fn note_global(&mut self, i: u16) {
+        if let Some(r) = &mut self.reads {
+            r.global(i, &self.pos.state[i as usize]);
+        }
+    }
+
+    #[inline(always)]
+    fn note_field(&mut self, f: Field) {
+        if let Some(r) = &mut self.reads {
+            r.field(f);
+        }
+    }
+
+    /// Something read or done beyond the part and the globals, recorded when reads are.
+    #[inline(always)]
+    pub(super) fn outside(&mut self) {
+        if let Some(r) = &mut self.reads {
+            r.outside = true;
+        }
     }
 
     #[cold]

@@ -7,6 +7,7 @@ pub mod hooks;
 pub mod inert;
 pub mod interp;
 pub mod ir;
+pub mod reads;
 pub mod table;
 pub mod value;
 

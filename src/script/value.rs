@@ -162,6 +162,7 @@ impl Value {
             (Value::List(a), Value::List(b)) | (Value::Set(a), Value::Set(b)) => {
                 Arc::ptr_eq(a, b) || (a.len() == b.len() && a == b)
             }
+            (Value::Map(a), Value::Map(b)) => Arc::ptr_eq(a, b) || (a.len() == b.len() && a == b),
             _ => self == other,
         }
     }

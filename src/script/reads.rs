@@ -1,0 +1,126 @@
+//! What one script run read and wrote of what lies outside it (the part, `state` and `var` values,
+//! the position), recorded when asked, so that the turn generator can reuse the run's effect while
+//! none of it changed.
+
+use super::ir::Field;
+use super::table::Builtin;
+use super::value::Value;
+
+/// Most globals a [`Few`] holds: a run that reads or writes more is not reused.
+pub const FEW: usize = 4;
+
+/// A few global values by index, held inline (recording a run allocates nothing).
+#[derive(Clone, Debug, Default)]
+pub struct Few {
+    items: [(u16, Value); FEW],
+    len: u8,
+}
+
+impl Few {
+    /// No values.
+    pub const EMPTY: Few =
+        Few { items: [(0, Value::None), (0, Value::None), (0, Value::None), (0, Value::None)], len: 0 };
+
+    /// Add a value; false (and nothing added) when full.
+    pub fn push(&mut self, i: u16, v: Value) -> bool {
+        let n = self.len as usize;
+        if n == FEW {
+            return false;
+        }
+        self.items[n] = (i, v);
+        self.len += 1;
+        true
+    }
+
+    pub fn items(&self) -> &[(u16, Value)] {
+        &self.items[..self.len as usize]
+    }
+
+    /// The globals held, a bit each (all bits for one past the 64th).
+    pub fn mask(&self) -> u64 {
+        self.items().iter().fold(0, |m, (i, _)| m | 1u64.checked_shl(*i as u32).unwrap_or(u64::MAX))
+    }
+}
+
+/// A run's reads and writes. `outside` is set by whatever makes the run depend on more than the
+/// part's fields and the globals listed (the board, hands, history, the game's numbers), or have
+/// another effect than writing globals (changing the position, declaring a result).
+#[derive(Clone, Debug, Default)]
+pub struct Reads {
+    pub outside: bool,
+    /// A bit per [`Field`] of the part read (all of them when `part` itself was read).
+    pub fields: u32,
+    /// The globals read before the run wrote them, each with the value it had then: the value it
+    /// had when the run began.
+    pub globals: Few,
+    /// The globals read or written so far, a bit each.
+    read: u64,
+    /// The globals written, a bit each.
+    pub written: u64,
+    /// The steps the run took, charged to the command again whenever its effect is reused.
+    pub steps: u64,
+}
+
+impl Reads {
+    /// Ready for another run (values kept from the last are let go as they are written over).
+    pub fn clear(&mut self) {
+        self.outside = false;
+        self.fields = 0;
+        self.globals.len = 0;
+        self.read = 0;
+        self.written = 0;
+        self.steps = 0;
+    }
+
+    /// A global read: its value is an input unless the run wrote it first.
+    #[inline]
+    pub fn global(&mut self, i: u16, v: &Value) {
+        let Some(bit) = 1u64.checked_shl(i as u32) else {
+            self.outside = true;
+            return;
+        };
+        if (self.read | self.written) & bit == 0 && !self.globals.push(i, v.clone()) {
+            self.outside = true;
+        }
+        self.read |= bit;
+    }
+
+    #[inline]
+    pub fn wrote(&mut self, i: u16) {
+        match 1u64.checked_shl(i as u32) {
+            Some(bit) => self.written |= bit,
+            None => self.outside = true,
+        }
+    }
+
+    #[inline]
+    pub fn field(&mut self, f: Field) {
+        self.fields |= 1 << f as u32;
+    }
+
+    /// `part` itself: every field.
+    pub fn whole_part(&mut self) {
+        self.fields = u32::MAX;
+    }
+
+    /// A built-in called with these arguments.
+    #[inline]
+    pub fn builtin(&mut self, b: Builtin, args: &[Value]) {
+        if reads_outside(b, args) {
+            self.outside = true;
+        }
+    }
+}
+
+/// Whether a built-in reads (or changes) anything but its arguments and the preset's fixed data
+/// (kinds, geometry): the board, hands, the history, the game's numbers.
+fn reads_outside(b: Builtin, args: &[Value]) -> bool {
+    use Builtin::*;
+    match b {
+        PieceOf | FileOf | RankOf | SquareAt | Light | Kinds | Len | List | Set | Add | Discard | Keys | Get | Put
+        | Abs | Min | Max | Str | Range => false,
+        // Of a piece or kind, fixed; of a square, what stands there.
+        SideOf | KindOf | LabelOf | NameOf | IsRoyal | ValueOf => args.iter().any(|v| matches!(v, Value::Square(_))),
+        _ => true,
+    }
+}
