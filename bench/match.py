@@ -6,6 +6,12 @@ Elo estimate with its 95% error bar.
     bench/match.py --preset chess --time 200 --games 10
     bench/match.py --preset shatranj --nodes 20000 --games 10
     bench/match.py --preset chess --time 100 --games 20 --opponent-herald /tmp/herald-base
+    bench/match.py --nodes 20000 --jitter 0.3 --jobs 2 --games 60 --opponent-herald /tmp/herald-base
+
+At fixed nodes a game is a function of its opening and colours; `--jitter F` varies each move's
+node limit at random within +-F of --nodes (seeded by --seed and the game's number, so a match is
+still repeatable), so that more games than openings differ. `--jobs N` plays N games at once (each
+with its own processes; results are printed as games end and reported in game order).
 
 Both engines are driven over UCI: Herald as `herald uci` with `setoption name UCI_Variant value
 PRESET` (the library presets carry Fairy-Stockfish's variant names, and Herald writes moves as
@@ -21,8 +27,10 @@ draw) and the line says so.
 """
 
 import argparse
+import concurrent.futures
 import math
 import os
+import random
 import re
 import subprocess
 import sys
@@ -107,8 +115,9 @@ class IllegalMove(Exception):
     pass
 
 
-def play_game(args, opening, herald_white):
+def play_game(args, opening, herald_white, game_no=0):
     """One game; the score for the Herald under test (1, 0.5, 0) and a line of description."""
+    rng = random.Random(args.seed * 100003 + game_no)
     board = None
     if args.preset == "chess":
         try:
@@ -181,7 +190,10 @@ def play_game(args, opening, herald_white):
             if len(history) >= args.max_plies:
                 result, why = 0.5, "adjudicated (ply limit)"
                 break
-            uci, d, score = mover.go(history, args.time, args.nodes)
+            nodes = args.nodes
+            if nodes and args.jitter:
+                nodes = max(1, round(nodes * (1 + args.jitter * (2 * rng.random() - 1))))
+            uci, d, score = mover.go(history, args.time, nodes)
             depths[id(mover)].append(d)
             if uci == "(none)":
                 if mover is fairy:
@@ -245,6 +257,10 @@ def main():
     ap.add_argument("--time", type=int, default=200, help="milliseconds per move (both sides)")
     ap.add_argument("--nodes", type=int, help="nodes per move instead of time (both sides)")
     ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--jitter", type=float, default=0.0,
+                    help="vary each move's node limit at random within +-this share of --nodes")
+    ap.add_argument("--seed", type=int, default=1, help="seeds --jitter")
+    ap.add_argument("--jobs", type=int, default=1, help="games played at once")
     ap.add_argument("--openings", default=os.path.join(HERE, "openings.txt"))
     ap.add_argument("--max-plies", type=int, default=300)
     ap.add_argument("--pgn", help="append each game's moves to this file")
@@ -260,19 +276,28 @@ def main():
         sys.exit(f"no opening for {args.preset} in {args.openings}")
     opp = args.opponent_herald or f"fairy-stockfish ({args.variant or args.preset})"
     limit = f"{args.nodes} nodes" if args.nodes else f"{args.time} ms"
+    if args.nodes and args.jitter:
+        limit += f" (+-{args.jitter * 100:.0f}%, seed {args.seed})"
+    if args.jobs > 1:
+        limit += f", {args.jobs} at once"
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {args.herald} vs {opp}, "
           f"{args.preset}, {limit} per move, {args.games} games", flush=True)
-    scores = []
-    for g in range(args.games):
+    def one(g):
         opening = openings[(g // 2) % len(openings)]
         white = g % 2 == 0
-        s, desc, history = play_game(args, opening, white)
-        scores.append(s)
-        print(f"game {g + 1}: {' '.join(opening)}: herald {s:.1f} ({desc})", flush=True)
-        if args.pgn:
-            with open(args.pgn, "a") as f:
-                f.write(f"{args.preset} game {g + 1} herald {'white' if white else 'black'} {s}: "
-                        f"{' '.join(history)}\n")
+        s, desc, history = play_game(args, opening, white, g)
+        return g, opening, white, s, desc, history
+
+    scores = [None] * args.games
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
+        for fut in concurrent.futures.as_completed([pool.submit(one, g) for g in range(args.games)]):
+            g, opening, white, s, desc, history = fut.result()
+            scores[g] = s
+            print(f"game {g + 1}: {' '.join(opening)}: herald {s:.1f} ({desc})", flush=True)
+            if args.pgn:
+                with open(args.pgn, "a") as f:
+                    f.write(f"{args.preset} game {g + 1} herald {'white' if white else 'black'} {s}: "
+                            f"{' '.join(history)}\n")
     print(report(scores), flush=True)
 
 
