@@ -31,6 +31,7 @@ import concurrent.futures
 import math
 import os
 import random
+import select
 import re
 import subprocess
 import sys
@@ -42,8 +43,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 class Uci:
     """One UCI engine process: positions are `startpos moves ...`, moves are UCI text."""
 
+    timeout = 120
+
     def __init__(self, binary, variant, name, args=(), values=None, always_variant=True):
         pre = ["--values", values] if values else []
+        self.last = ""
+        self.pending = b""
         self.p = subprocess.Popen([binary, *pre, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.DEVNULL, text=True, bufsize=1)
         self.name = name
@@ -56,19 +61,32 @@ class Uci:
         lines = self.wait("readyok")
         errors = [l for l in lines if "error" in l]
         if errors:
+            self.p.kill()
             raise RuntimeError(f"{name}: {errors[0]}")
 
     def send(self, s):
+        self.last = s
         self.p.stdin.write(s + "\n")
         self.p.stdin.flush()
 
-    def wait(self, prefix):
+    def wait(self, prefix, timeout=None):
+        """The lines up to the first that starts with `prefix`; an engine silent for `timeout`
+        seconds (default Uci.timeout) is an error, not a hang. Output is read from the pipe itself
+        (a buffered reader would hide lines from select)."""
         lines = []
+        limit = timeout or self.timeout
+        fd = self.p.stdout.fileno()
         while True:
-            l = self.p.stdout.readline()
-            if not l:
-                raise RuntimeError(f"{self.name} exited")
-            l = l.strip()
+            while b"\n" not in self.pending:
+                ready, _, _ = select.select([fd], [], [], limit)
+                if not ready:
+                    raise RuntimeError(f"{self.name}: no `{prefix}` within {limit} s after `{self.last}`")
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    raise RuntimeError(f"{self.name} exited")
+                self.pending += chunk
+            raw, self.pending = self.pending.split(b"\n", 1)
+            l = raw.decode(errors="replace").strip()
             lines.append(l)
             if l.startswith(prefix):
                 return lines
@@ -126,14 +144,26 @@ def play_game(args, opening, herald_white, game_no=0):
         except ImportError:
             board = None
     variant = args.variant or args.preset
-    referee = Uci(args.herald, args.preset, "referee", ["uci"])
-    main = Uci(args.herald, args.preset, os.path.basename(args.herald), ["uci"], args.values)
+    started = []
+
+    def start(*a, **k):
+        try:
+            e = Uci(*a, **k)
+        except RuntimeError:
+            for e in started:
+                e.close()
+            raise
+        started.append(e)
+        return e
+
+    referee = start(args.herald, args.preset, "referee", ["uci"])
+    main = start(args.herald, args.preset, os.path.basename(args.herald), ["uci"], args.values)
     if args.opponent_herald:
-        opp = Uci(args.opponent_herald, args.preset, "opponent " + os.path.basename(args.opponent_herald),
-                  ["uci"], args.opponent_values)
+        opp = start(args.opponent_herald, args.preset, "opponent " + os.path.basename(args.opponent_herald),
+                    ["uci"], args.opponent_values)
         fairy = None
     else:
-        opp = Uci(args.fairy, variant, "fairy-stockfish", always_variant=False)
+        opp = start(args.fairy, variant, "fairy-stockfish", always_variant=False)
         opp.send("setoption name Threads value 1")
         opp.send("setoption name Hash value 16")
         fairy = opp
@@ -210,6 +240,8 @@ def play_game(args, opening, herald_white, game_no=0):
                 print(f"  ILLEGAL: {why} after {' '.join(history)}", file=sys.stderr)
                 break
             push(uci)
+    except RuntimeError as e:
+        raise RuntimeError(f"{e} (moves: {' '.join(history)})") from e
     finally:
         for e in (main, opp, referee):
             e.close()
@@ -229,6 +261,8 @@ def elo(score):
 def report(scores):
     """W/D/L, the score and the Elo with a 95% interval (normal approximation on per-game scores)."""
     n = len(scores)
+    if n == 0:
+        return "games 0"
     w = sum(1 for s in scores if s == 1)
     d = sum(1 for s in scores if s == 0.5)
     l_ = n - w - d
@@ -261,6 +295,7 @@ def main():
                     help="vary each move's node limit at random within +-this share of --nodes")
     ap.add_argument("--seed", type=int, default=1, help="seeds --jitter")
     ap.add_argument("--jobs", type=int, default=1, help="games played at once")
+    ap.add_argument("--only", type=int, nargs="+", help="play only these games (numbered from 1)")
     ap.add_argument("--openings", default=os.path.join(HERE, "openings.txt"))
     ap.add_argument("--max-plies", type=int, default=300)
     ap.add_argument("--pgn", help="append each game's moves to this file")
@@ -285,20 +320,29 @@ def main():
     def one(g):
         opening = openings[(g // 2) % len(openings)]
         white = g % 2 == 0
-        s, desc, history = play_game(args, opening, white, g)
+        try:
+            s, desc, history = play_game(args, opening, white, g)
+        except RuntimeError as e:
+            # An engine that exits or falls silent voids the game (it is reported, not scored).
+            return g, opening, white, None, f"void: {e}", []
         return g, opening, white, s, desc, history
 
-    scores = [None] * args.games
+    numbers = [n - 1 for n in args.only] if args.only else range(args.games)
+    scores = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
-        for fut in concurrent.futures.as_completed([pool.submit(one, g) for g in range(args.games)]):
+        for fut in concurrent.futures.as_completed([pool.submit(one, g) for g in numbers]):
             g, opening, white, s, desc, history = fut.result()
+            if s is None:
+                print(f"game {g + 1}: {' '.join(opening)}: {desc}", flush=True)
+                continue
             scores[g] = s
             print(f"game {g + 1}: {' '.join(opening)}: herald {s:.1f} ({desc})", flush=True)
             if args.pgn:
                 with open(args.pgn, "a") as f:
                     f.write(f"{args.preset} game {g + 1} herald {'white' if white else 'black'} {s}: "
                             f"{' '.join(history)}\n")
-    print(report(scores), flush=True)
+    voided = len(numbers) - len(scores)
+    print(report([scores[g] for g in sorted(scores)]) + (f"; {voided} void" if voided else ""), flush=True)
 
 
 if __name__ == "__main__":
