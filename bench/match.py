@@ -6,6 +6,12 @@ Elo estimate with its 95% error bar.
     bench/match.py --preset chess --time 200 --games 10
     bench/match.py --preset shatranj --nodes 20000 --games 10
     bench/match.py --preset chess --time 100 --games 20 --opponent-herald /tmp/herald-base
+    bench/match.py --nodes 20000 --jitter 0.3 --jobs 2 --games 60 --opponent-herald /tmp/herald-base
+
+At fixed nodes a game is a function of its opening and colours; `--jitter F` varies each move's
+node limit at random within +-F of --nodes (seeded by --seed and the game's number, so a match is
+still repeatable), so that more games than openings differ. `--jobs N` plays N games at once (each
+with its own processes; results are printed as games end and reported in game order).
 
 Both engines are driven over UCI: Herald as `herald uci` with `setoption name UCI_Variant value
 PRESET` (the library presets carry Fairy-Stockfish's variant names, and Herald writes moves as
@@ -21,8 +27,11 @@ draw) and the line says so.
 """
 
 import argparse
+import concurrent.futures
 import math
 import os
+import random
+import select
 import re
 import subprocess
 import sys
@@ -34,8 +43,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 class Uci:
     """One UCI engine process: positions are `startpos moves ...`, moves are UCI text."""
 
+    timeout = 120
+
     def __init__(self, binary, variant, name, args=(), values=None, always_variant=True):
         pre = ["--values", values] if values else []
+        self.last = ""
+        self.pending = b""
         self.p = subprocess.Popen([binary, *pre, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.DEVNULL, text=True, bufsize=1)
         self.name = name
@@ -48,19 +61,32 @@ class Uci:
         lines = self.wait("readyok")
         errors = [l for l in lines if "error" in l]
         if errors:
+            self.p.kill()
             raise RuntimeError(f"{name}: {errors[0]}")
 
     def send(self, s):
+        self.last = s
         self.p.stdin.write(s + "\n")
         self.p.stdin.flush()
 
-    def wait(self, prefix):
+    def wait(self, prefix, timeout=None):
+        """The lines up to the first that starts with `prefix`; an engine silent for `timeout`
+        seconds (default Uci.timeout) is an error, not a hang. Output is read from the pipe itself
+        (a buffered reader would hide lines from select)."""
         lines = []
+        limit = timeout or self.timeout
+        fd = self.p.stdout.fileno()
         while True:
-            l = self.p.stdout.readline()
-            if not l:
-                raise RuntimeError(f"{self.name} exited")
-            l = l.strip()
+            while b"\n" not in self.pending:
+                ready, _, _ = select.select([fd], [], [], limit)
+                if not ready:
+                    raise RuntimeError(f"{self.name}: no `{prefix}` within {limit} s after `{self.last}`")
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    raise RuntimeError(f"{self.name} exited")
+                self.pending += chunk
+            raw, self.pending = self.pending.split(b"\n", 1)
+            l = raw.decode(errors="replace").strip()
             lines.append(l)
             if l.startswith(prefix):
                 return lines
@@ -107,8 +133,9 @@ class IllegalMove(Exception):
     pass
 
 
-def play_game(args, opening, herald_white):
+def play_game(args, opening, herald_white, game_no=0):
     """One game; the score for the Herald under test (1, 0.5, 0) and a line of description."""
+    rng = random.Random(args.seed * 100003 + game_no)
     board = None
     if args.preset == "chess":
         try:
@@ -117,14 +144,26 @@ def play_game(args, opening, herald_white):
         except ImportError:
             board = None
     variant = args.variant or args.preset
-    referee = Uci(args.herald, args.preset, "referee", ["uci"])
-    main = Uci(args.herald, args.preset, os.path.basename(args.herald), ["uci"], args.values)
+    started = []
+
+    def start(*a, **k):
+        try:
+            e = Uci(*a, **k)
+        except RuntimeError:
+            for e in started:
+                e.close()
+            raise
+        started.append(e)
+        return e
+
+    referee = start(args.herald, args.preset, "referee", ["uci"])
+    main = start(args.herald, args.preset, os.path.basename(args.herald), ["uci"], args.values)
     if args.opponent_herald:
-        opp = Uci(args.opponent_herald, args.preset, "opponent " + os.path.basename(args.opponent_herald),
-                  ["uci"], args.opponent_values)
+        opp = start(args.opponent_herald, args.preset, "opponent " + os.path.basename(args.opponent_herald),
+                    ["uci"], args.opponent_values)
         fairy = None
     else:
-        opp = Uci(args.fairy, variant, "fairy-stockfish", always_variant=False)
+        opp = start(args.fairy, variant, "fairy-stockfish", always_variant=False)
         opp.send("setoption name Threads value 1")
         opp.send("setoption name Hash value 16")
         fairy = opp
@@ -181,7 +220,10 @@ def play_game(args, opening, herald_white):
             if len(history) >= args.max_plies:
                 result, why = 0.5, "adjudicated (ply limit)"
                 break
-            uci, d, score = mover.go(history, args.time, args.nodes)
+            nodes = args.nodes
+            if nodes and args.jitter:
+                nodes = max(1, round(nodes * (1 + args.jitter * (2 * rng.random() - 1))))
+            uci, d, score = mover.go(history, args.time, nodes)
             depths[id(mover)].append(d)
             if uci == "(none)":
                 if mover is fairy:
@@ -198,6 +240,8 @@ def play_game(args, opening, herald_white):
                 print(f"  ILLEGAL: {why} after {' '.join(history)}", file=sys.stderr)
                 break
             push(uci)
+    except RuntimeError as e:
+        raise RuntimeError(f"{e} (moves: {' '.join(history)})") from e
     finally:
         for e in (main, opp, referee):
             e.close()
@@ -217,6 +261,8 @@ def elo(score):
 def report(scores):
     """W/D/L, the score and the Elo with a 95% interval (normal approximation on per-game scores)."""
     n = len(scores)
+    if n == 0:
+        return "games 0"
     w = sum(1 for s in scores if s == 1)
     d = sum(1 for s in scores if s == 0.5)
     l_ = n - w - d
@@ -245,6 +291,11 @@ def main():
     ap.add_argument("--time", type=int, default=200, help="milliseconds per move (both sides)")
     ap.add_argument("--nodes", type=int, help="nodes per move instead of time (both sides)")
     ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--jitter", type=float, default=0.0,
+                    help="vary each move's node limit at random within +-this share of --nodes")
+    ap.add_argument("--seed", type=int, default=1, help="seeds --jitter")
+    ap.add_argument("--jobs", type=int, default=1, help="games played at once")
+    ap.add_argument("--only", type=int, nargs="+", help="play only these games (numbered from 1)")
     ap.add_argument("--openings", default=os.path.join(HERE, "openings.txt"))
     ap.add_argument("--max-plies", type=int, default=300)
     ap.add_argument("--pgn", help="append each game's moves to this file")
@@ -260,20 +311,38 @@ def main():
         sys.exit(f"no opening for {args.preset} in {args.openings}")
     opp = args.opponent_herald or f"fairy-stockfish ({args.variant or args.preset})"
     limit = f"{args.nodes} nodes" if args.nodes else f"{args.time} ms"
+    if args.nodes and args.jitter:
+        limit += f" (+-{args.jitter * 100:.0f}%, seed {args.seed})"
+    if args.jobs > 1:
+        limit += f", {args.jobs} at once"
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {args.herald} vs {opp}, "
           f"{args.preset}, {limit} per move, {args.games} games", flush=True)
-    scores = []
-    for g in range(args.games):
+    def one(g):
         opening = openings[(g // 2) % len(openings)]
         white = g % 2 == 0
-        s, desc, history = play_game(args, opening, white)
-        scores.append(s)
-        print(f"game {g + 1}: {' '.join(opening)}: herald {s:.1f} ({desc})", flush=True)
-        if args.pgn:
-            with open(args.pgn, "a") as f:
-                f.write(f"{args.preset} game {g + 1} herald {'white' if white else 'black'} {s}: "
-                        f"{' '.join(history)}\n")
-    print(report(scores), flush=True)
+        try:
+            s, desc, history = play_game(args, opening, white, g)
+        except RuntimeError as e:
+            # An engine that exits or falls silent voids the game (it is reported, not scored).
+            return g, opening, white, None, f"void: {e}", []
+        return g, opening, white, s, desc, history
+
+    numbers = [n - 1 for n in args.only] if args.only else range(args.games)
+    scores = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(args.jobs, 1)) as pool:
+        for fut in concurrent.futures.as_completed([pool.submit(one, g) for g in numbers]):
+            g, opening, white, s, desc, history = fut.result()
+            if s is None:
+                print(f"game {g + 1}: {' '.join(opening)}: {desc}", flush=True)
+                continue
+            scores[g] = s
+            print(f"game {g + 1}: {' '.join(opening)}: herald {s:.1f} ({desc})", flush=True)
+            if args.pgn:
+                with open(args.pgn, "a") as f:
+                    f.write(f"{args.preset} game {g + 1} herald {'white' if white else 'black'} {s}: "
+                            f"{' '.join(history)}\n")
+    voided = len(numbers) - len(scores)
+    print(report([scores[g] for g in sorted(scores)]) + (f"; {voided} void" if voided else ""), flush=True)
 
 
 if __name__ == "__main__":

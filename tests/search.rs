@@ -266,3 +266,26 @@ fn chess_values_are_within_a_pawn_of_the_classical_ones() {
         assert!((v - classical).abs() < 1.0, "{name}: {v:.2} pawns, classical {classical}: {rows:?}");
     }
 }
+
+/// A principal variation is named turn by turn in the positions it passes through: a double step
+/// in the line then an en-passant capture takes the pawn that double-stepped (the line was once
+/// played without beginning and ending its turns: the capture took the root's en-passant victim,
+/// and a later turn's piece was gone, a panic that left `go` unanswered in a match).
+#[test]
+fn a_line_with_en_passant_is_named_turn_by_turn() {
+    // White has just played g2-g4: the root's en-passant victim is g4.
+    let mut g = shipped("chess", Some("4k3/5p2/8/4P3/6Pp/8/8/4K3 b - g3 0 1"));
+    let p = g.preset.clone();
+    let mut line = Vec::new();
+    let root = g.pos.clone();
+    for uci in ["f7f5", "e5f6", "h4h3", "g4g5"] {
+        let turns = legal_turns(&mut g.pos, &p).expect("turns");
+        let t = *turns
+            .iter()
+            .find(|t| herald::protocol::moves::text(&p, &g.pos, t) == uci)
+            .unwrap_or_else(|| panic!("{uci} is legal"));
+        herald::play::turngen::play_listed(&mut g.pos, &p, &t, &mut Vec::new()).expect("plays");
+        line.push(t);
+    }
+    assert_eq!(herald::protocol::moves::line_text(&p, &root, &line), "f7f5 e5f6 h4h3 g4g5");
+}

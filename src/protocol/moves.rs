@@ -83,15 +83,20 @@ pub fn text(preset: &Preset, pos: &Position, t: &Turn) -> String {
 }
 
 /// The turns of a line (a principal variation), each in the position the ones before it leave
-/// (played without hooks: enough to name the pieces that move).
+/// (played without hooks: enough to name the pieces that move). Each is a whole turn, begun and
+/// ended: the side to move changes, and an en-passant square is set for the next turn (without
+/// it, an en-passant capture later in the line took the wrong square, and the next turn's piece
+/// could be gone: a panic).
 pub fn line_text(preset: &Preset, pos: &Position, line: &[Turn]) -> String {
     let mut scratch = pos.clone();
     let mut out = Vec::with_capacity(line.len());
     for t in line {
         out.push(text(preset, &scratch, t));
+        scratch.begin_turn();
         for &p in t.parts() {
             apply_raw(preset, &mut scratch, p);
         }
+        scratch.end_turn(preset);
     }
     out.join(" ")
 }

@@ -1,6 +1,6 @@
 //! Iterative deepening negamax with alpha-beta: principal-variation search with aspiration
 //! windows at the root, a transposition table, null-move pruning, late-move reductions, check
-//! extensions, killer and history ordering, and quiescence on captures (losing captures pruned by
+//! extensions, reverse futility, killer and history ordering, and quiescence on captures (losing captures pruned by
 //! a one-exchange static exchange test). Turns are generated and played through the engine's own
 //! turn generator, so the search plays by every rule the preset's hooks enforce.
 
@@ -45,6 +45,10 @@ const LMR_AFTER: usize = 3;
 /// Futility margins by remaining depth (1, 2): a quiet turn is not tried in a null-window node
 /// whose static score plus the margin cannot reach alpha.
 const FUTILITY: [i32; 3] = [0, 150, 300];
+/// Reverse futility: a null-window node at most this deep whose static score beats beta by
+/// `REVERSE_FUTILITY` per ply of depth is cut without a search.
+const REVERSE_DEPTH: i32 = 6;
+const REVERSE_FUTILITY: i32 = 100;
 
 /// Buffers reused at each ply, so that a node allocates nothing beyond turn generation.
 #[derive(Default)]
@@ -250,6 +254,20 @@ impl Core {
         {
             return Ok(e.score);
         }
+        // Reverse futility: near the horizon, a side this far above beta keeps it (the
+        // opponent's best answer rarely wins back that much).
+        if ply > 0
+            && depth <= REVERSE_DEPTH
+            && !in_check
+            && beta - alpha == 1
+            && beta.abs() < MATE_BOUND
+            && self.may_stop
+        {
+            let stat = ev.evaluate(p, pos)?;
+            if stat - REVERSE_FUTILITY * depth >= beta {
+                return Ok(stat);
+            }
+        }
         if let Some(score) = self.null_move(ev, p, pos, depth, ply, alpha, beta, in_check)? {
             return Ok(score);
         }
@@ -301,7 +319,7 @@ impl Core {
         {
             return Ok(None);
         }
-        let reduce = 2 + depth / 6;
+        let reduce = 3 + depth / 4;
         pos.begin_turn();
         pos.end_turn(p);
         self.plies[ply + 1].null = true;

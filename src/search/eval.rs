@@ -18,6 +18,11 @@ const SQUARE_MOBILITY: i32 = 3;
 const PROMOTION_SHARE: i32 = 5;
 /// Score per own piece next to a royal piece, while the opponent keeps its officers.
 const SHIELD: i32 = 6;
+/// Royal safety: `ATTACK * n^2` (at most `ATTACK_MAX`) for `n` pseudo-legal moves of a side's
+/// non-royal pieces onto the enemy royal piece's square or its neighbours, in proportion to the
+/// attacker's officers left (found in the move lists mobility counts: no extra listing).
+const ATTACK: i32 = 3;
+const ATTACK_MAX: i32 = 500;
 
 /// Positional terms computed once from the preset, by cell code and square: what a new preset
 /// gets with no tuning.
@@ -40,6 +45,9 @@ struct Tables {
     near: Vec<Vec<Sq>>,
     /// The officers' material of the setup: full opening weight.
     full_phase: i32,
+    /// Each square's file and rank.
+    file: Vec<i8>,
+    rank: Vec<i8>,
 }
 
 impl Tables {
@@ -53,7 +61,13 @@ impl Tables {
             hand: [0; 128],
             near: vec![Vec::new(); cells],
             full_phase: 1,
+            file: vec![0; cells],
+            rank: vec![0; cells],
         };
+        for &sq in &g.squares {
+            t.file[sq.idx()] = g.file(sq) as i8;
+            t.rank[sq.idx()] = g.rank(sq) as i8;
+        }
         let mut pos = Position::empty(preset);
         let mut buf = Vec::new();
         for (k, kind) in preset.kinds.iter().enumerate() {
@@ -168,8 +182,21 @@ pub struct Evaluator {
     /// Per side, the codes of its officers: kinds neither royal nor promotable (not pawns or men).
     officers: [Vec<u8>; 2],
     tables: Tables,
+    /// The built-in terms of recent positions by hash: a node is often evaluated two or three
+    /// times (null move, futility, quiescence), and transpositions come back.
+    cache: Vec<Cached>,
     /// Whether the side to move had a capturing move, as found by the last evaluation.
     pub could_capture: bool,
+}
+
+/// The cache has `2^CACHE_BITS` entries.
+const CACHE_BITS: u32 = 16;
+
+#[derive(Clone, Copy, Default)]
+struct Cached {
+    key: u64,
+    score: i32,
+    could_capture: bool,
 }
 
 impl Evaluator {
@@ -194,7 +221,15 @@ impl Evaluator {
             }
         }
         let tables = Tables::new(preset, &values, &officers);
-        Evaluator { values, valued, buf: Vec::with_capacity(256), officers, tables, could_capture: true }
+        Evaluator {
+            values,
+            valued,
+            buf: Vec::with_capacity(256),
+            officers,
+            tables,
+            cache: vec![Cached::default(); 1 << CACHE_BITS],
+            could_capture: true,
+        }
     }
 
     /// Whether `side` has an officer on the board or a piece in hand: then passing is rarely its
@@ -211,11 +246,26 @@ impl Evaluator {
 
     /// The whole evaluation for the side to move: built-in terms, then the preset's function.
     pub fn evaluate(&mut self, preset: &Preset, pos: &mut Position) -> Result<i32, ScriptError> {
-        let base = self.material(pos) + self.mobility(preset, pos) + self.positional(pos);
+        let base = self.built_in(preset, pos);
         match preset.script.evaluate {
             Some(i) => scripted(preset, pos, i, base),
             None => Ok(base),
         }
+    }
+
+    /// Material, mobility and the positional terms, through the cache (a key of 0 is never
+    /// trusted: an empty slot).
+    fn built_in(&mut self, preset: &Preset, pos: &mut Position) -> i32 {
+        let slot = (pos.hash as usize) & (self.cache.len() - 1);
+        let c = self.cache[slot];
+        if c.key == pos.hash && pos.hash != 0 {
+            self.could_capture = c.could_capture;
+            return c.score;
+        }
+        let (mobility, attacks) = self.mobility(preset, pos);
+        let score = self.material(pos) + mobility + self.positional(pos, attacks);
+        self.cache[slot] = Cached { key: pos.hash, score, could_capture: self.could_capture };
+        score
     }
 
     /// Material on the board and in hand, White minus Black, seen from the side to move.
@@ -232,31 +282,61 @@ impl Evaluator {
         if pos.side == Side::White { s } else { -s }
     }
 
-    /// The positional terms of [`Tables`], seen from the side to move.
-    fn positional(&self, pos: &Position) -> i32 {
-        let mut phase = 0;
+    /// The positional terms of [`Tables`] and royal safety, seen from the side to move.
+    fn positional(&self, pos: &Position, attacks: [i32; 2]) -> i32 {
+        let mut officers = [0; 2];
         for side in Side::BOTH {
             for &c in &self.officers[side.index()] {
-                phase += pos.counts[c as usize] as i32 * self.values[c as usize];
+                officers[side.index()] += pos.counts[c as usize] as i32 * self.values[c as usize];
             }
         }
         // Both sides' officers, against the setup's (counted for both sides too).
-        let s = self.tables.score(pos, phase);
+        let mut s = self.tables.score(pos, officers[0] + officers[1]);
+        // Attacks near the enemy royal piece, weighed by the attacker's officers (half the
+        // setup's officers are one side's).
+        let half = (self.tables.full_phase / 2).max(1);
+        for (side, sign) in [(Side::White, 1), (Side::Black, -1)] {
+            let n = attacks[side.index()];
+            let share = officers[side.index()].min(half);
+            s += sign * (ATTACK * n * n).min(ATTACK_MAX) * share / half;
+        }
         if pos.side == Side::White { s } else { -s }
     }
 
-    /// Pseudo-legal moves of the side to move minus the opponent's.
-    fn mobility(&mut self, preset: &Preset, pos: &mut Position) -> i32 {
+    /// Pseudo-legal moves of the side to move minus the opponent's, and by side the moves of its
+    /// non-royal pieces onto the enemy royal piece's square or its neighbours.
+    fn mobility(&mut self, preset: &Preset, pos: &mut Position) -> (i32, [i32; 2]) {
+        let us = pos.side;
+        let mut attacks = [0; 2];
         self.buf.clear();
         pos.pseudo_moves(preset, &mut self.buf);
         let ours = self.buf.len() as i32;
         self.could_capture = self.buf.iter().any(|m| m.flags & (mflag::CAPTURE | mflag::EP) != 0);
-        let us = pos.side;
+        attacks[us.index()] = self.near_royal(pos, us.other());
         pos.side = us.other();
         self.buf.clear();
         pos.pseudo_moves(preset, &mut self.buf);
+        attacks[us.other().index()] = self.near_royal(pos, us);
         pos.side = us;
-        (ours - self.buf.len() as i32) * MOBILITY
+        ((ours - self.buf.len() as i32) * MOBILITY, attacks)
+    }
+
+    /// How many moves in the buffer, of non-royal pieces (drops included), land on or next to
+    /// `side`'s royal piece (none when it has not exactly one).
+    fn near_royal(&self, pos: &Position, side: Side) -> i32 {
+        let Some(k) = pos.royal_square(side) else {
+            return 0;
+        };
+        let t = &self.tables;
+        let (kf, kr) = (t.file[k.idx()], t.rank[k.idx()]);
+        self.buf
+            .iter()
+            .filter(|m| {
+                (t.file[m.to.idx()] - kf).abs() <= 1
+                    && (t.rank[m.to.idx()] - kr).abs() <= 1
+                    && (m.flags & mflag::DROP != 0 || !pos.is_royal_code(pos.cells[m.from.idx()]))
+            })
+            .count() as i32
     }
 }
 
