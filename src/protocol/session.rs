@@ -196,7 +196,17 @@ impl Session {
                     f.store(true, Ordering::Relaxed);
                 }
             })));
-            let result = searcher.search(&preset, &mut pos, &limits);
+            // A search that panics (a bug) still answers the `go` (a GUI would wait for ever), with
+            // an error, and the next search starts afresh.
+            let result = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                searcher.search(&preset, &mut pos, &limits)
+            })) {
+                Ok(result) => result,
+                Err(_) => {
+                    searcher = Searcher::new();
+                    Err(SearchError::Failed)
+                }
+            };
             searcher.set_report(None);
             searcher.set_stop(None);
             drop(done);

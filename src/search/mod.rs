@@ -61,6 +61,9 @@ pub enum SearchError {
     /// A rule script failed; the message quotes the preset's line.
     #[error("{0}")]
     Script(String),
+    /// The search itself broke (a bug, caught so that a protocol still answers its `go`).
+    #[error("the search failed on an internal error (please report it with the position's FEN)")]
+    Failed,
 }
 
 /// A finished iteration of the search, as an engine protocol reports it (`info depth ...`).
