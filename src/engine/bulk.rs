@@ -283,8 +283,6 @@ impl Position {
         Some(n + self.count_castlings(preset, t, royal, attacked, in_check))
     }
 
-    /// The castlings the mover may make (it is not in check), as castling moves are generated and
-    /// judged.
     /// The squares where a move of another piece than the royal one (on bit `kb`) breaks every
     /// attack of `by` on it: on each attack's checker or the squares it must pass.
     fn blocks(&self, t: &BitTables, by: Side, kb: usize, occ: Bits) -> Bits {
@@ -424,8 +422,8 @@ impl Position {
         false
     }
 
-    /// `attacked`: the squares the enemy attacks, when they tell the castling's test (else each square
-    /// is asked).
+    /// The castlings the mover may make, as castling moves are generated and judged. `attacked`: the
+    /// squares the enemy attacks, when they tell the castling's test (else each square is asked).
     /// In check, a square behind the royal piece is attacked with it lifted and not with it there:
     /// each square is asked then.
     fn count_castlings(&mut self, preset: &Preset, t: &BitTables, royal: Sq, attacked: Bits, in_check: bool) -> u64 {
