@@ -1008,7 +1008,7 @@ impl Checker {
                     let kinds = if by.is_empty() { royal } else { by.iter().filter_map(|k| self.kind(l, k)).collect() };
                     EndRule::Reach(zone, kinds, *answered, e.outcome)
                 }
-                EndCond::Bare => EndRule::Bare(e.outcome),
+                EndCond::Bare(answered) => EndRule::Bare(*answered, e.outcome),
                 EndCond::Extinction(kinds, at_most) => {
                     let kinds = kinds.as_ref().map(|ks| ks.iter().filter_map(|k| self.kind(l, k)).collect());
                     EndRule::Extinction(kinds, at_most.as_ref().map_or(0, |n| n.node), e.outcome)

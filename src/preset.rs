@@ -112,7 +112,9 @@ pub enum EndRule {
     /// kinds: that side's outcome.
     Extinction(Option<Vec<usize>>, u32, Outcome),
     /// `end bare`: a side with no piece but its royal ones, on the board or in hand: that side's outcome.
-    Bare(Outcome),
+    /// With `answered` (Fairy-Stockfish's extinction claim), only while the other side has another
+    /// piece, and two or more when the bared side is to move (it may bare the other back).
+    Bare(bool, Outcome),
     /// A side that has given this many checks: that side's outcome.
     Checks(u8, Outcome),
 }

@@ -99,9 +99,19 @@ impl Position {
                         }
                     }
                 }
-                EndRule::Bare(o) => {
+                EndRule::Bare(false, o) => {
                     for side in [self.side.other(), self.side] {
                         if self.bare(preset, side) {
+                            return Some(outcome(*o, side, "bare royal piece"));
+                        }
+                    }
+                }
+                EndRule::Bare(true, o) => {
+                    // `answered`: the other side must keep a piece besides its royal ones; a bared
+                    // side to move may still capture it, so then the other side needs two.
+                    for side in [self.side.other(), self.side] {
+                        let need = if side == self.side { 2 } else { 1 };
+                        if self.bare(preset, side) && self.non_royal_count(preset, side.other()) >= need {
                             return Some(outcome(*o, side, "bare royal piece"));
                         }
                     }
@@ -135,6 +145,12 @@ impl Position {
                 .iter()
                 .enumerate()
                 .all(|(k, kind)| kind.royal || self.counts[cell::piece(k, side) as usize] == 0)
+    }
+
+    /// How many pieces `side` has besides its royal ones, on the board and in hand.
+    fn non_royal_count(&self, preset: &Preset, side: Side) -> u32 {
+        let in_hand = self.hands[side].iter().filter(|&&k| !preset.kinds[k as usize].royal).count() as u32;
+        (self.piece_count(preset, side) + in_hand).saturating_sub(self.royal_count(side))
     }
 
     /// Whether `side` has at most `at_most` pieces left (`kinds` None) or of one of `kinds`.

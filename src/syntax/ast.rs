@@ -229,8 +229,8 @@ pub enum EndCond {
     /// `end reach REGION [by KINDS] [answered]`: a royal piece (or one of the kinds) in the region.
     Reach(Name, Vec<Name>, bool),
     /// `end extinction all` (None) or `end extinction KINDS`, with `at_most N` (else 0).
-    /// `end bare`: a side with no piece but its royal ones.
-    Bare,
+    /// `end bare [answered]`: a side with no piece but its royal ones.
+    Bare(bool),
     Extinction(Option<Vec<Name>>, Option<Spanned<u32>>),
     /// `end checks N`: a side that has given N checks.
     Checks(Spanned<u32>),
@@ -271,7 +271,7 @@ impl EndCond {
             EndCond::Reach(..) => EndKind::Reach,
             EndCond::Extinction(..) => EndKind::Extinction,
             EndCond::Checks(_) => EndKind::Checks,
-            EndCond::Bare => EndKind::Bare,
+            EndCond::Bare(_) => EndKind::Bare,
         }
     }
 }

@@ -318,6 +318,7 @@ fn rule_name(r: Rule) -> &'static str {
         | Rule::extinction
         | Rule::all_kw
         | Rule::bare_end
+        | Rule::bare_kw
         | Rule::by_kw => "an end condition",
         Rule::material | Rule::material_item | Rule::none_kw | Rule::plus | Rule::same_colour => "a material pattern",
         Rule::outcome => "`wins`, `loses` or `draws`",
@@ -565,7 +566,7 @@ impl Lower {
                 }
                 Rule::passes_end => cond = Some(EndCond::Passes),
                 Rule::facing_end => cond = Some(EndCond::Facing),
-                Rule::bare_end => cond = Some(EndCond::Bare),
+                Rule::bare_end => cond = Some(EndCond::Bare(p.into_inner().any(|i| i.as_rule() == Rule::answered_kw))),
                 Rule::reach => {
                     let items: Vec<_> = p.into_inner().collect();
                     let answered = items.iter().any(|i| i.as_rule() == Rule::answered_kw);
