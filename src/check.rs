@@ -698,13 +698,17 @@ impl Checker {
                 self.err(p.name.span, "too many regions named by `within` (254 at most)");
             }
             let cares = parsed.iter().any(|b| b.initial);
-            let betza_text = p.more_moves.iter().fold(betza_text, |t, g| {
+            // The text's first part is read as moves, so the groups that move come before the
+            // attack-only ones; with no moves at all it starts empty (`" attacks "vR`).
+            let groups =
+                p.more_moves.iter().filter(|g| !g.attack_only).chain(p.more_moves.iter().filter(|g| g.attack_only));
+            let betza_text = groups.fold(betza_text, |t, g| {
                 let what = if g.attack_only { "attacks" } else { "moves" };
                 let mut within = g.within.as_ref().map(|w| format!(" within {}", w.node)).unwrap_or_default();
                 if g.calm {
                     within.push_str(" unless_checked");
                 }
-                if t.is_empty() {
+                if t.is_empty() && !g.attack_only {
                     format!("{}{within}", g.betza.node)
                 } else {
                     format!("{t}\" {what} \"{}{within}", g.betza.node)

@@ -97,3 +97,31 @@ fn castling_attack_test_follows_royalty() {
         assert_eq!(g.legal_texts().unwrap().contains(&"K e1-g1".to_string()), castles, "{text}");
     }
 }
+
+#[test]
+fn attack_only_groups_stay_attacks_in_the_betza_text_whatever_their_order() {
+    // The General's `attacks "vR"` written first: its text (shown by the REPL, the web page and
+    // XBoard's `piece` lines) must not read it as moves.
+    let g = game(
+        r#"
+        board 9 x 10
+        region palace = d1 e1 f1 d2 e2 f2 d3 e3 f3 d8 e8 f8 d9 e9 f9 d10 e10 f10
+        piece General K royal attacks "vR" moves "W" within palace
+        piece Watcher W attacks "R"
+        piece Rook R moves "R"
+        setup "4k4/9/9/9/9/9/9/9/9/R3K3W w - - 0 1"
+    "#,
+        "4k4/9/9/9/9/9/9/9/9/R3K3W w - - 0 1",
+    );
+    let betza: Vec<&str> = g.preset.kinds.iter().map(|k| k.betza.as_str()).collect();
+    assert_eq!(betza, ["W within palace\" attacks \"vR", "\" attacks \"R", "R"]);
+    let setup = herald::protocol::xboard::setup_text(&g);
+    assert!(setup.lines().any(|l| l == "piece K& W"), "{setup}");
+    assert!(setup.lines().any(|l| l == "piece W& "), "{setup}");
+    // The attacks still count and are still no moves: the Generals face each other on the open
+    // e-file, so White must step off it, and neither the rook nor the Watcher can help.
+    let mut g = g;
+    let mut moves = g.legal_texts().expect("legal turns");
+    moves.sort();
+    assert_eq!(moves, ["K e1-d1", "K e1-f1"]);
+}
