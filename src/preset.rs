@@ -107,7 +107,7 @@ pub enum EndRule {
     /// the region (per side, by cell): that side's outcome. With `answered`, judged only for the
     /// side to move (the other side has had its answer), and a draw when the side to move is White
     /// and Black stands in the region too.
-    Reach(BySide<Vec<bool>>, Vec<usize>, bool, Outcome),
+    Reach(BySide<Vec<u16>>, Vec<usize>, bool, Outcome),
     /// A side with at most this many pieces left (`None`: all kinds together) or of one of these
     /// kinds: that side's outcome.
     Extinction(Option<Vec<usize>>, u32, Outcome),

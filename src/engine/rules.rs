@@ -129,11 +129,11 @@ impl Position {
         None
     }
 
-    /// Whether a piece of `side` of one of `kinds` stands on a square of `zone`.
-    fn piece_in(&self, side: Side, kinds: &[usize], zone: &[bool]) -> bool {
+    /// Whether a piece of `side` of one of `kinds` stands on one of the cells of `zone`.
+    fn piece_in(&self, side: Side, kinds: &[usize], zone: &[u16]) -> bool {
         kinds.iter().any(|&k| {
-            self.counts[cell::piece(k, side) as usize] > 0
-                && zone.iter().enumerate().any(|(sq, &z)| z && cell::code(self.cells[sq]) == cell::piece(k, side))
+            let piece = cell::piece(k, side);
+            self.counts[piece as usize] > 0 && zone.iter().any(|&c| cell::code(self.cells[c as usize]) == piece)
         })
     }
 
