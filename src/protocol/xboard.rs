@@ -382,10 +382,12 @@ pub fn setup_text(game: &Game) -> String {
         table[at] = c;
         Some(c)
     };
-    for k in &p.kinds {
+    for (i, k) in p.kinds.iter().enumerate() {
         let label = k.labels[Side::White].as_str();
         if let Some(c) = letter_of(label, k.royal, &mut table) {
-            pieces.push(format!("piece {c}& {}", plain_betza(&k.betza)));
+            // XBoard castles only its king (the kind in the king's slot).
+            let castling = if table[slots.len() - 1] == c { castling_betza(p, i) } else { None };
+            pieces.push(format!("piece {c}& {}{}", plain_betza(&k.betza), castling.unwrap_or_default()));
         }
     }
     let white: String = table.iter().collect();
@@ -398,6 +400,32 @@ pub fn setup_text(game: &Game) -> String {
         out += &piece;
     }
     out
+}
+
+/// A kind's castling in XBetza, `O` and the king's distance (`O2` in chess), as Fairy-Stockfish
+/// writes it: XBoard then lets the king move that many squares along its rank toward the piece in
+/// the corner, which lands beside it on the square passed over. `None` when the kind does not castle
+/// or a rule of it (either side's) has another shape or distance, which XBoard cannot be told
+/// (Shako's rooks start off the corners, Janus's king castles 3 and 4 squares).
+fn castling_betza(p: &Preset, kind: usize) -> Option<String> {
+    let g = &p.geo;
+    let mut distance = None;
+    for c in p.castles.iter().filter(|c| crate::engine::board::cell::kind(c.king) == kind) {
+        let rank = g.rank(c.king_from);
+        if [c.king_to, c.rook_from, c.rook_to].iter().any(|&s| g.rank(s) != rank) {
+            return None;
+        }
+        let file = |s| g.file(s) as i64;
+        let dx = file(c.king_to) - file(c.king_from);
+        let corner = if dx > 0 { g.files as i64 - 1 } else { 0 };
+        if dx == 0 || file(c.rook_from) != corner || file(c.rook_to) != file(c.king_to) - dx.signum() {
+            return None;
+        }
+        if *distance.get_or_insert(dx.abs()) != dx.abs() {
+            return None;
+        }
+    }
+    distance.map(|n| format!("O{n}"))
 }
 
 /// The Betza of a kind's moves as XBoard reads it: the kind's text (`B1" moves "B2 within R"
