@@ -80,7 +80,8 @@ struct Running {
 /// `show` gets the root position, to write the principal variation in.
 pub type ShowIteration = Box<dyn Fn(&Out, &Preset, &Position, &Iteration<'_>) + Send>;
 /// The answer writes under the output's lock, so that an abandoned search never half answers.
-pub type Answer = Box<dyn FnOnce(&mut dyn Write, &Result<SearchResult, SearchError>) + Send>;
+/// It may be called twice: when it panics before writing anything, again with the search's error.
+pub type Answer = Box<dyn Fn(&mut dyn Write, &Result<SearchResult, SearchError>) + Send>;
 
 /// One engine session: the current preset and game, and the search thinking about it.
 pub struct Session {
@@ -88,6 +89,36 @@ pub struct Session {
     pub out: Out,
     searcher: Option<Searcher>,
     running: Option<Running>,
+}
+
+/// Give the answer; one that panics (a bug in writing the move, like the search's own) before it
+/// wrote anything is given again as the search's error, so the GUI still gets its answer and the
+/// session goes on (a panic on this thread would end it with "the search thread failed").
+fn deliver(answer: &Answer, w: &mut dyn Write, result: &Result<SearchResult, SearchError>) {
+    let mut counted = Counted { inner: w, bytes: 0 };
+    let tried = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| answer(&mut counted, result)));
+    if tried.is_err() && counted.bytes == 0 {
+        let _ =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| answer(counted.inner, &Err(SearchError::Failed))));
+    }
+}
+
+/// A writer that counts what went through it.
+struct Counted<'a> {
+    inner: &'a mut dyn Write,
+    bytes: usize,
+}
+
+impl Write for Counted<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 impl Session {
@@ -222,7 +253,7 @@ impl Session {
                 let wanted = !gone.load(Ordering::Relaxed);
                 if wanted {
                     said.store(true, Ordering::Relaxed);
-                    answer(&mut **w, &result);
+                    deliver(&answer, &mut **w, &result);
                     let _ = w.flush();
                 }
                 wanted
@@ -255,5 +286,56 @@ impl Session {
             Ok(_) => Ok(()),
             Err(e) => Err(format!("`{text}` is not a legal turn here ({e})")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Answer, Go, Out, Session};
+    use crate::search::SearchError;
+    use std::sync::{Arc, Mutex};
+
+    /// A buffer the test reads back while the session writes to it.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn an_answer_that_panics_is_given_again_as_the_error_and_the_session_goes_on() {
+        let buf = Shared::default();
+        let out: Out = Arc::new(Mutex::new(Box::new(buf.clone())));
+        let game = super::super::uci::load_game("chess").expect("chess loads");
+        let mut s = Session::new(game, out);
+        let go = Go { depth: Some(1), ..Go::default() };
+        let answer: Answer = Box::new(|w, r| match r {
+            Ok(_) => panic!("a bug in writing the move"),
+            Err(e) => {
+                let _ = writeln!(w, "error answer: {e}");
+            }
+        });
+        s.start(&go, Box::new(|_, _, _, _| {}), answer);
+        let finished = s.wait(false).expect("the search thread survives a panicking answer");
+        assert!(finished.delivered && finished.result.is_ok());
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(text, format!("error answer: {}\n", SearchError::Failed));
+        // The next search runs and answers as usual.
+        s.start(
+            &go,
+            Box::new(|_, _, _, _| {}),
+            Box::new(|w, r| {
+                let _ = writeln!(w, "ok {}", r.is_ok());
+            }),
+        );
+        assert!(s.wait(false).is_some());
+        assert!(String::from_utf8(buf.0.lock().unwrap().clone()).unwrap().ends_with("ok true\n"));
     }
 }
