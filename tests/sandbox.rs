@@ -244,3 +244,19 @@ fn a_command_that_lists_turns_again_and_again_has_one_budget_shared_by_its_threa
     // The position is as it was, and with no command budget the listing ends.
     assert_eq!(game.legal_texts().expect("one listing fits").len(), 11880);
 }
+
+#[test]
+fn a_from_reused_for_a_board_of_the_same_shape_charges_its_steps_as_if_it_ran() {
+    use herald::budget::{Budget, under};
+    use herald::play::perft;
+    // Constructing's `buildable()` is worked out once per board shape and mover for all the
+    // listings of a perft (about 700 shapes among the 35,332 listings of `perft 3`); each reuse
+    // still charges the steps the run took (about 520), so the command's budget of hook steps is
+    // reached as when it ran every time (some 18M steps; the shapes alone spend under 1M).
+    let preset = herald::check::load("constructing").map(std::sync::Arc::new).expect("loads");
+    let mut game = herald::game::Game::new(preset.clone(), None, None).expect("setup");
+    let budget = Some(std::sync::Arc::new(Budget::limited(u64::MAX, 3_000_000)));
+    let e = under(budget, || perft::try_perft(&mut game.pos, &preset, 3, true)).expect_err("over the budget");
+    assert!(e.to_string().contains("this command's hooks ran for more than 3000000 steps in all"), "{e}");
+    assert_eq!(perft::try_perft(&mut game.pos, &preset, 2, true).expect("no budget"), 35177);
+}

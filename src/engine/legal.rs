@@ -454,7 +454,9 @@ impl Position {
 
     /// The holes whose building could expose the royal piece of `us`, which is not attacked now: on
     /// each line an enemy rider attacks along, the first cell from the royal piece that is not
-    /// empty, when it is a hole (a new square is empty: it opens a line and holds no attacker).
+    /// empty, when it is a hole (a new square is empty: it opens a line and holds no attacker) and
+    /// the next cell past it that is not empty holds an enemy piece riding that line that far (one
+    /// square built at a time: past a second hole the line stays shut).
     /// `None` when that is not so simple to tell (several royals, lame, hopping, confined or shaped
     /// attackers, facing royals).
     pub(crate) fn hole_openers(&self, preset: &Preset, us: Side) -> Option<Pins> {
@@ -472,11 +474,26 @@ impl Position {
                     break;
                 }
             }
-            if self.cells[s as usize] == cell::HOLE {
+            if self.cells[s as usize] != cell::HOLE {
+                continue;
+            }
+            // Built, the hole opens the line only as far as the next cell that is not empty: an
+            // opener only if that holds an enemy piece riding this line that far.
+            let hole = s;
+            let mut dist = ((k.idx() as i32 - hole) / r.delta as i32) as u8;
+            loop {
+                s -= r.delta as i32;
+                dist = dist.saturating_add(1);
+                if self.cells[s as usize] != cell::EMPTY {
+                    break;
+                }
+            }
+            let c = self.cells[s as usize];
+            if cell::is_side(c, us.other()) && rides_to(preset, r, c, dist, s as usize) {
                 if holes.n == holes.squares.len() {
                     return None;
                 }
-                holes.squares[holes.n] = Sq::new(s as usize);
+                holes.squares[holes.n] = Sq::new(hole as usize);
                 holes.n += 1;
             }
         }

@@ -2,13 +2,19 @@
 //! the run read (the part's fields, the globals, the mover) is unchanged and it read nothing else
 //! (see [`Reads`]). Universal's `on after move` after a quiet move, and its `reserve_drops()`
 //! without a drop right, are the same run with the same effect after every move of every
-//! position: with these they run once. A perft keeps one set for all its listings.
+//! position: with these they run once. A perft keeps one set for all its listings. A `from` that
+//! depends on the board's shape and the mover alone (`Inert::from_shape`: Constructing's
+//! `buildable()`) is kept by the shape itself, the holes, for the listings of other positions of
+//! that shape.
 
+use crate::engine::board::{Sq, cell};
 use crate::engine::side::Side;
 use crate::script::ir::Field;
 use crate::script::ir::{Body, MAX_PARTS};
 use crate::script::reads::{Few, Reads};
 use crate::script::{PartVal, Value};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 /// Hook runs kept; a new one replaces the least reused.
@@ -46,6 +52,21 @@ struct FromRun {
     steps: u64,
 }
 
+/// Shape-only `from` values kept at most, by a hash of the shape (all let go when full): a perft's
+/// positions a few turns deep have a few hundred shapes, visited over and over.
+const SHAPES: usize = 8192;
+
+/// A shape-only `from` of part `part` for a mover on a board whose holes are `holes` (a bit per
+/// square of the board, in order), with the steps it took.
+struct ShapeRun {
+    body: *const Body,
+    part: usize,
+    mover: Side,
+    holes: Vec<u64>,
+    list: Arc<Vec<Value>>,
+    steps: u64,
+}
+
 /// How worthwhile recording a body's runs has been: runs that read too much, runs kept.
 struct Worth {
     body: *const Body,
@@ -68,6 +89,11 @@ struct Inner<'a> {
     worth: Vec<Worth>,
     /// What the run being recorded reads.
     reads: Reads,
+    /// Shape-only `from` values by [`key`] (a later shape of the same key replaces one).
+    shapes: HashMap<u64, ShapeRun, BuildHasherDefault<Hashed>>,
+    /// The holes of the position last asked about, and their hash.
+    holes: Vec<u64>,
+    holes_hash: u64,
 }
 
 static NOTHING: Few = Few::EMPTY;
@@ -176,7 +202,78 @@ impl<'a> Memos<'a> {
     }
 }
 
+impl Memos<'_> {
+    /// Part `i`'s (`body`'s) `from`, which depends on the board's shape and the mover alone, for
+    /// `mover` on this board (`squares`: the board's, in order), if it was kept for this shape;
+    /// with the steps it took. Remembers the shape for [`Memos::keep_shaped`].
+    pub fn shaped(
+        &mut self,
+        body: &Body,
+        i: usize,
+        mover: Side,
+        cells: &[u8],
+        squares: &[Sq],
+    ) -> Option<(Arc<Vec<Value>>, u64)> {
+        let m = self.0.get_or_insert_default();
+        m.shape(cells, squares);
+        let r = m.shapes.get(&key(m.holes_hash, i, mover))?;
+        (std::ptr::eq(r.body, body) && r.part == i && r.mover == mover && r.holes == m.holes)
+            .then(|| (r.list.clone(), r.steps))
+    }
+
+    /// Keep part `i`'s shape-only `from` for `mover` on the board [`Memos::shaped`] last looked at.
+    pub fn keep_shaped(&mut self, body: &Body, i: usize, mover: Side, list: Arc<Vec<Value>>, steps: u64) {
+        let m = self.0.get_or_insert_default();
+        if m.shapes.len() >= SHAPES {
+            m.shapes.clear();
+        }
+        let holes = m.holes.clone();
+        let run = ShapeRun { body, part: i, mover, holes, list, steps };
+        m.shapes.insert(key(m.holes_hash, i, mover), run);
+    }
+}
+
+/// The key of part `i`'s shape-only `from` for `mover` on a shape of this hash.
+#[inline]
+fn key(hash: u64, i: usize, mover: Side) -> u64 {
+    hash ^ (i as u64) << 1 ^ mover as u64
+}
+
+/// The keys are hashes already: used as they are.
+#[derive(Default)]
+struct Hashed(u64);
+
+impl Hasher for Hashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 impl<'a> Inner<'a> {
+    /// Set `holes` (and its hash) to the holes among `squares`.
+    fn shape(&mut self, cells: &[u8], squares: &[Sq]) {
+        self.holes.clear();
+        self.holes.resize(squares.len().div_ceil(64), 0);
+        for (w, chunk) in self.holes.iter_mut().zip(squares.chunks(64)) {
+            for (b, s) in chunk.iter().enumerate() {
+                *w |= u64::from(cells[s.idx()] == cell::HOLE) << b;
+            }
+        }
+        self.holes_hash =
+            self.holes.iter().fold(0u64, |h, &w| (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29));
+        self.holes_hash ^= self.holes_hash >> 32;
+    }
+
     fn hook(&self, body: &Body, mover: Side, part: Option<&PartVal>, g: &Globals) -> Option<(&Few, bool, u64)> {
         let key = part.map_or(0, packed);
         let fits = |r: &HookRun| {

@@ -839,7 +839,16 @@ impl<'a> Gen<'a> {
         if let Some(v) = &self.from_cache[i] {
             return Ok(FromList::Shared(v.clone()));
         }
-        let v = Arc::new(self.candidate_values(pos, body, kinds, false)?);
+        // Another listing's, on a board of the same shape: its steps charged as if it ran.
+        let squares = &self.preset.geo.squares;
+        if let Some((v, steps)) = self.memos.shaped(body, i, self.mover, &pos.cells, squares) {
+            charge_steps(steps, body)?;
+            self.from_cache[i] = Some(v.clone());
+            return Ok(FromList::Shared(v));
+        }
+        let v = Arc::new(self.candidate_values(pos, body, kinds, true)?);
+        let steps = self.memos.reads().steps;
+        self.memos.keep_shaped(body, i, self.mover, v.clone(), steps);
         self.from_cache[i] = Some(v.clone());
         Ok(FromList::Shared(v))
     }
