@@ -1,6 +1,7 @@
 //! Legal turns of scripted presets: every sequence of parts the turn structure and the hooks allow.
 //! Generation and play share one path, so a turn that was listed plays exactly as it was judged.
 
+use super::leafcount;
 use super::memo::{Globals, Memos};
 use crate::engine::board::{Sq, cell};
 use crate::engine::legal::Pins;
@@ -338,6 +339,12 @@ impl<'a> Gen<'a> {
         turn: &mut Turn,
         visit: &mut Visit,
     ) -> Result<bool, ScriptError> {
+        if self.leaf
+            && let Some(n) = self.bulk(pos, i, kinds)?
+        {
+            self.counted += n;
+            return Ok(true);
+        }
         let entry = self.safe_at;
         // Generated before `on before` runs, so that a hook asking for the legal moves gets them
         // from the cache instead of generating them again.
@@ -458,6 +465,35 @@ impl<'a> Gen<'a> {
             return Err(self.too_many_tries(i, Some(spent)));
         }
         Ok(had)
+    }
+
+    /// In `leaf` mode, part `i` (moves and drops) counted with bitboards (see [`leafcount`]) when
+    /// each legal candidate is sure to be one turn: the last part, whose `before` hooks may be left
+    /// unrun ([`Gen::before_unread`]); or a part without hooks after which every later part is
+    /// known to offer nothing ([`Gen::later_may_vanish`], [`Gen::empty_tail`]). Not for an `if
+    /// possible` part (whether it had candidates, legal or not, decides what follows) nor one with
+    /// a `from`. Charged to the budget as [`Gen::alone`]'s turns are.
+    fn bulk(&mut self, pos: &mut Position, i: usize, kinds: &[PartKind]) -> R<Option<u64>> {
+        let preset = self.preset;
+        if preset.script.turn.get(i).is_some_and(|s| s.from.is_some() || s.if_possible)
+            || !leafcount::fits(preset, kinds)
+        {
+            return Ok(None);
+        }
+        if i + 1 == self.part_count() {
+            return Ok(if self.before_unread(i, kinds) { leafcount::count(pos, preset, kinds) } else { None });
+        }
+        if !self.later_may_vanish(i) || !leafcount::hookless(preset, kinds) {
+            return Ok(None);
+        }
+        let Some((_, steps)) = self.empty_tail(pos, i) else { return Ok(None) };
+        let Some(n) = leafcount::count(pos, preset, kinds) else { return Ok(None) };
+        self.tried += n;
+        let spent = crate::budget::partial_turns(n).and_then(|()| crate::budget::steps(n.saturating_mul(steps)));
+        if let Err(spent) = spent {
+            return Err(self.too_many_tries(i, Some(spent)));
+        }
+        Ok(Some(n))
     }
 
     /// In `leaf` mode, whether the parts after part `i` may offer nothing: each may be left out
