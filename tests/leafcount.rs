@@ -47,6 +47,10 @@ fn maidens_counts_equal_played_turns() {
         2,
     );
     check("maidens", Some("4k3/8/8/1b6/8/3N4/4R3/4K3 w - - 0 1 {huffable={d3,e2}}"), 3);
+    // A huff that would open the rook's line to the king is refused; in check at the turn's start
+    // (`on turn_start`), it is not.
+    check("maidens", Some("4k3/4r3/8/8/4n3/8/8/R3K3 w - - 0 1 {huffable={e4}}"), 3);
+    check("maidens", Some("4k3/4r3/8/8/4n3/8/2n5/4K3 w - - 0 1 {huffable={e4,c2}}"), 3);
 }
 
 /// Ruddigore: moves and drops counted on odd moves (no curse), the curse's sacrifices after them
