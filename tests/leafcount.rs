@@ -63,3 +63,10 @@ fn ruddigore_counts_equal_played_turns() {
     check("ruddigore", Some("r3x2r/8/8/8/8/8/8/R3X2R w KQkq - 0 3"), 2);
     check("ruddigore", Some("4x3/4r3/8/8/8/8/3PP3/3QXB2[QRp] w - - 0 5"), 2);
 }
+
+/// Modern Chaturanga: no royal safety (kings may be left attacked and taken), promotions.
+#[test]
+fn modern_chaturanga_counts_equal_played_turns() {
+    check("modern-chaturanga", None, 3);
+    check("modern-chaturanga", Some("4k3/2P5/8/8/8/3p4/1K6/8 w - - 0 1"), 3);
+}

@@ -14,7 +14,8 @@ use crate::preset::Preset;
 /// and nothing that adds moves or removes moves. A scripted preset gets them too, for the move
 /// parts of its turns ([`Position::count_moves`]); its whole turns are never counted here.
 pub fn tables(preset: &Preset) -> Option<BitTables> {
-    let simple = preset.royal_safety
+    // Without royal safety every move the pieces can make is legal (castling is left to the list).
+    let simple = (preset.royal_safety || preset.castles.is_empty())
         && !preset.facing_break
         && preset.explode.is_none()
         && !preset.drops
@@ -131,6 +132,9 @@ impl Position {
         }
         if t.unfit.iter().any(|&c| self.counts[c as usize] != 0) {
             return None;
+        }
+        if !preset.royal_safety {
+            return self.count_pseudo(preset, t);
         }
         let us = self.side;
         let them = us.other();
@@ -295,6 +299,56 @@ impl Position {
             n += self.count_en_passant(preset, t, royal)?;
         }
         Some(n + self.count_castlings(preset, t, royal, attacked, in_check))
+    }
+
+    /// [`Position::count_moves`] without royal safety: every move the pieces can make (a royal
+    /// piece may be left attacked or taken); `None` with an en-passant square (left to the list).
+    fn count_pseudo(&self, preset: &Preset, t: &BitTables) -> Option<u64> {
+        if self.ep.hashed {
+            return None;
+        }
+        let us = self.side;
+        let (own, enemy) = (self.side_bits[us], self.side_bits[us.other()]);
+        let occ = own | enemy;
+        let board = if t.squares == 64 { !0 } else { (1u64 << t.squares) - 1 };
+        let empty = board & !occ;
+        let mut royals: Bits = 0;
+        for kind in 0..preset.kinds.len() {
+            let code = cell::piece(kind, us);
+            if self.is_royal_code(code) {
+                royals |= self.code_bits[code as usize & 127];
+            }
+        }
+        let mut n = 0u64;
+        for (kind, k) in t.kinds[us].iter().enumerate() {
+            let mut at = self.code_bits[cell::piece(kind, us) as usize & 127];
+            let Some(k) = k else { continue };
+            while at != 0 {
+                let b = at.trailing_zeros() as usize & 63;
+                at &= at - 1;
+                let mut to = (k.any[b] & !own) | (k.quiet[b] & empty) | (k.take[b] & enemy);
+                if k.friendly {
+                    to |= k.friend[b] & own & !royals;
+                }
+                for &(d, fl) in &k.rides {
+                    to |= reachable(fl, t.ride(d as usize, b, occ), own, empty, enemy);
+                }
+                for sp in t.specials(k, b) {
+                    if sp.path & occ == 0 && (!sp.initial || self.unmoved_at(t, b)) {
+                        to |= reachable(sp.flags, 1 << sp.to, own, empty, enemy);
+                    }
+                }
+                n += u64::from(to.count_ones());
+                if k.zone != 0 {
+                    let mut promo = if k.leaving && (k.zone >> b) & 1 != 0 { to } else { to & k.zone };
+                    if k.on_capture {
+                        promo &= enemy;
+                    }
+                    n = n + u64::from(promo.count_ones()) * u64::from(k.mult) - u64::from(promo.count_ones());
+                }
+            }
+        }
+        Some(n)
     }
 
     /// The drops of a scripted turn's drop part: each kind of `kinds` (a bit per kind) on each

@@ -10,11 +10,12 @@ use crate::syntax::script::PartKind;
 
 /// Whether a part of these kinds can be counted with bitboards at all: moves and drops only, whose
 /// hooks and the turn's end hooks can neither refuse a turn nor change the board, judged by royal
-/// safety alone (checks allowed), on a board the preset's bitboards describe.
+/// safety alone (checks allowed) or not at all (moves only), on a board the preset's bitboards
+/// describe.
 pub fn fits(preset: &Preset, kinds: &[PartKind]) -> bool {
     let inert = &preset.script.inert;
     preset.bits.is_some()
-        && preset.royal_safety
+        && (preset.royal_safety || !kinds.contains(&PartKind::Drop))
         && !preset.no_checks
         && inert.end
         && !kinds.is_empty()
