@@ -30,7 +30,11 @@ fn walk(pos: &mut Position, preset: &Preset, depth: usize, what: &str) -> u64 {
 }
 
 fn check(name: &str, fen: Option<&str>, depth: usize) -> u64 {
-    let preset = Arc::new(herald::check::load(name).expect("preset loads"));
+    check_preset(name, herald::check::load(name).expect("preset loads"), fen, depth)
+}
+
+fn check_preset(name: &str, preset: Preset, fen: Option<&str>, depth: usize) -> u64 {
+    let preset = Arc::new(preset);
     assert!(preset.bits.is_some(), "{name} has no bitboards");
     let mut game = Game::new(preset.clone(), fen, None).expect("fen parses");
     assert!(game.pos.count_moves(&preset).is_some(), "{name}: its moves are not counted with bitboards");
@@ -69,4 +73,16 @@ fn ruddigore_counts_equal_played_turns() {
 fn modern_chaturanga_counts_equal_played_turns() {
     check("modern-chaturanga", None, 3);
     check("modern-chaturanga", Some("4k3/2P5/8/8/8/3p4/1K6/8 w - - 0 1"), 3);
+}
+
+/// A move-or-drop part with a quiet hook: its drops are counted with bitboards too (only those
+/// that block every check when in check).
+#[test]
+fn drops_of_a_scripted_turn_count_as_played() {
+    let text = "extends \"crazyhouse\"\nvar n = 0\non after move {\n    n = n + 1\n}\n";
+    let load = || herald::check::load_text("hooked.preset", text).unwrap_or_else(|e| panic!("{}", e.render()));
+    assert!(load().script.active);
+    check_preset("hooked crazyhouse", load(), Some("4k3/8/8/8/8/8/8/R3K2r[Qn] w Q - 0 1"), 3);
+    check_preset("hooked crazyhouse", load(), Some("r3k3/8/8/8/1b6/8/8/4K2R[Pq] w K - 0 1"), 3);
+    check_preset("hooked crazyhouse", load(), None, 3);
 }
