@@ -58,7 +58,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("script runtime", &["script::interp", "script::builtins", "script::hooks", "script::compile", "script"]),
-    ("play", &["play::turngen", "play::memo", "play::end", "play::fen", "play::perft", "play", "setup"]),
+    (
+        "play",
+        &["play::turngen", "play::memo", "play::leafcount", "play::end", "play::fen", "play::perft", "play", "setup"],
+    ),
     ("check", &["check"]),
     ("game", &["game", "games"]),
     (

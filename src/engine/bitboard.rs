@@ -36,6 +36,9 @@ pub struct KindBits {
     pub any: [Bits; 64],
     pub quiet: [Bits; 64],
     pub take: [Bits; 64],
+    /// Leaps that capture the mover's own pieces (`d`), and whether it has any.
+    pub friend: [Bits; 64],
+    pub friendly: bool,
     /// Unlimited rides: direction index and flags.
     pub rides: Vec<(u8, u8)>,
     /// Whether every ride both moves and captures (then its squares need only lose the own pieces).
@@ -103,13 +106,16 @@ impl BitTables {
     }
 }
 
-/// Whether a step is a plain leap or ride these tables describe.
+/// Whether a step is a plain leap or ride these tables describe: a ride whose range depends on
+/// where it stands (`range FN`) is a short ride from each square; only a lone leap takes the
+/// mover's own pieces (`d`).
 fn plain(s: &Step) -> bool {
-    s.flags & (flag::HOP | flag::FRIENDLY | flag::SPECIAL) == 0
+    let lone_leap = s.range == 1 && s.path_len == 0 && s.flags & flag::INITIAL == 0;
+    s.flags & (flag::HOP | flag::SPECIAL) == 0
+        && (s.flags & flag::FRIENDLY == 0 || lone_leap)
         && !s.calm
         && !s.grasshopper
         && s.region == 0
-        && s.limit == 0
         && (s.range == 1 || s.path_len == 0)
 }
 
@@ -180,6 +186,8 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
                 any: [0; 64],
                 quiet: [0; 64],
                 take: [0; 64],
+                friend: [0; 64],
+                friendly: false,
                 rides: Vec::new(),
                 cap_dirs: 0,
                 rides_any: true,
@@ -197,7 +205,7 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
             let mut ok = true;
             for (s, &(dx, dy)) in steps.iter().zip(&mv.dirs[side][kind]) {
                 let moves = s.flags & (flag::MOVE | flag::CAPTURE);
-                let unlimited = s.range > 1 && s.range as usize + 1 >= longest;
+                let unlimited = s.range > 1 && s.limit == 0 && s.range as usize + 1 >= longest;
                 if unlimited && s.flags & flag::INITIAL == 0 {
                     match dir_index(&mut t, (dx, dy)) {
                         Some(d) => {
@@ -230,9 +238,17 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
                         if !inside {
                             continue;
                         }
-                        for i in 1..=s.range as i32 {
+                        let range = match geo.square_checked(f, r) {
+                            Some(sq) => mv.range_at(s.range, s.limit, sq.idx()),
+                            None => continue,
+                        };
+                        for i in 1..=range as i32 {
                             let Some(to) = at(f + i * dx as i32, r + i * dy as i32) else { break };
                             let lone = s.path_len == 0 && s.range == 1 && s.flags & flag::INITIAL == 0;
+                            if lone && s.flags & flag::FRIENDLY != 0 {
+                                k.friend[from] |= 1u64 << to;
+                                k.friendly = true;
+                            }
                             if lone {
                                 match moves {
                                     m if m == flag::MOVE | flag::CAPTURE => k.any[from] |= 1u64 << to,

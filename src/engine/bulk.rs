@@ -11,10 +11,11 @@ use super::side::Side;
 use crate::preset::Preset;
 
 /// The preset's bitboard tables, when its rules let legal moves be counted with them: royal safety
-/// and nothing that adds moves, removes moves or decides them by script.
+/// and nothing that adds moves or removes moves. A scripted preset gets them too, for the move
+/// parts of its turns ([`Position::count_moves`]); its whole turns are never counted here.
 pub fn tables(preset: &Preset) -> Option<BitTables> {
-    let simple = preset.royal_safety
-        && !preset.script.active
+    // Without royal safety every move the pieces can make is legal (castling is left to the list).
+    let simple = (preset.royal_safety || preset.castles.is_empty())
         && !preset.facing_break
         && preset.explode.is_none()
         && !preset.drops
@@ -115,12 +116,25 @@ impl Position {
     /// needs them listed: no tables, a piece they do not describe, a hole, or not exactly one royal
     /// piece of the mover's.
     pub fn count_legal(&mut self, preset: &Preset) -> Option<u64> {
+        if preset.script.active {
+            return None;
+        }
+        self.count_moves(preset)
+    }
+
+    /// The number of legal moves as [`Position::legal_moves`] lists them, counted with the
+    /// preset's bitboards, scripts or not: for a scripted preset, the candidates of a move part
+    /// (see `play::leafcount`). `None` as for [`Position::count_legal`].
+    pub fn count_moves(&mut self, preset: &Preset) -> Option<u64> {
         let t = preset.bits.as_ref()?;
         if self.counts[cell::HOLE as usize] != 0 {
             return None;
         }
         if t.unfit.iter().any(|&c| self.counts[c as usize] != 0) {
             return None;
+        }
+        if !preset.royal_safety {
+            return self.count_pseudo(preset, t);
         }
         let us = self.side;
         let them = us.other();
@@ -136,7 +150,7 @@ impl Position {
         let lifted = occ & !(1 << kb);
         let rk = t.kinds[us][cell::kind(self.cells[royal.idx()])].as_ref()?;
         let interest = if rk.rides.is_empty() && !rk.has_specials {
-            rk.any[kb] | rk.quiet[kb] | rk.take[kb] | 1 << kb | t.castle_zone[us]
+            rk.any[kb] | rk.quiet[kb] | rk.take[kb] | rk.friend[kb] | 1 << kb | t.castle_zone[us]
         } else {
             !0
         };
@@ -231,6 +245,10 @@ impl Position {
                 let b = at.trailing_zeros() as usize & 63;
                 at &= at - 1;
                 let mut to = (k.any[b] & !own) | (k.quiet[b] & empty) | (k.take[b] & enemy);
+                if k.friendly {
+                    // The mover's own pieces but its royal one (the only one: see above).
+                    to |= k.friend[b] & own & !(1 << kb);
+                }
                 if k.rides_any {
                     let mut rides = 0;
                     for &(d, _) in &k.rides {
@@ -281,6 +299,109 @@ impl Position {
             n += self.count_en_passant(preset, t, royal)?;
         }
         Some(n + self.count_castlings(preset, t, royal, attacked, in_check))
+    }
+
+    /// [`Position::count_moves`] without royal safety: every move the pieces can make (a royal
+    /// piece may be left attacked or taken); `None` with an en-passant square (left to the list).
+    fn count_pseudo(&self, preset: &Preset, t: &BitTables) -> Option<u64> {
+        if self.ep.hashed {
+            return None;
+        }
+        let us = self.side;
+        let (own, enemy) = (self.side_bits[us], self.side_bits[us.other()]);
+        let occ = own | enemy;
+        let board = if t.squares == 64 { !0 } else { (1u64 << t.squares) - 1 };
+        let empty = board & !occ;
+        let mut royals: Bits = 0;
+        for kind in 0..preset.kinds.len() {
+            let code = cell::piece(kind, us);
+            if self.is_royal_code(code) {
+                royals |= self.code_bits[code as usize & 127];
+            }
+        }
+        let mut n = 0u64;
+        for (kind, k) in t.kinds[us].iter().enumerate() {
+            let mut at = self.code_bits[cell::piece(kind, us) as usize & 127];
+            let Some(k) = k else { continue };
+            while at != 0 {
+                let b = at.trailing_zeros() as usize & 63;
+                at &= at - 1;
+                let mut to = (k.any[b] & !own) | (k.quiet[b] & empty) | (k.take[b] & enemy);
+                if k.friendly {
+                    to |= k.friend[b] & own & !royals;
+                }
+                for &(d, fl) in &k.rides {
+                    to |= reachable(fl, t.ride(d as usize, b, occ), own, empty, enemy);
+                }
+                for sp in t.specials(k, b) {
+                    if sp.path & occ == 0 && (!sp.initial || self.unmoved_at(t, b)) {
+                        to |= reachable(sp.flags, 1 << sp.to, own, empty, enemy);
+                    }
+                }
+                n += u64::from(to.count_ones());
+                if k.zone != 0 {
+                    let mut promo = if k.leaving && (k.zone >> b) & 1 != 0 { to } else { to & k.zone };
+                    if k.on_capture {
+                        promo &= enemy;
+                    }
+                    n = n + u64::from(promo.count_ones()) * u64::from(k.mult) - u64::from(promo.count_ones());
+                }
+            }
+        }
+        Some(n)
+    }
+
+    /// The drops of a scripted turn's drop part: each kind of `kinds` (a bit per kind) on each
+    /// empty square its drop zone allows, counted with the preset's bitboards as
+    /// `play::turngen` lists them: all of them (the candidates), and those that leave the mover's
+    /// royal piece unattacked (a drop opens no line, so only one that blocks every check when in
+    /// check). `None` when the bitboards cannot tell (see [`Position::count_moves`]), when a piece
+    /// put down could expose the royal piece (a hopper's screen), or a royal kind is to be dropped.
+    pub fn count_drops(&self, preset: &Preset, kinds: u64) -> Option<(u64, u64)> {
+        if kinds == 0 {
+            return Some((0, 0));
+        }
+        let t = preset.bits.as_ref()?;
+        if self.counts[cell::HOLE as usize] != 0 || t.unfit.iter().any(|&c| self.counts[c as usize] != 0) {
+            return None;
+        }
+        let us = self.side;
+        let them = us.other();
+        if !self.adding_keeps_safe(preset, us) {
+            return None;
+        }
+        let royal = self.royal_square(us)?;
+        let kb = t.bit_of[royal.idx()] as usize & 63;
+        let occ = self.side_bits[us] | self.side_bits[them];
+        let board = if t.squares == 64 { !0 } else { (1u64 << t.squares) - 1 };
+        let empty = board & !occ;
+        let target = 1u64 << kb;
+        let safe = if self.hit_by(t, them, target, occ, 0) { self.blocks(t, them, kb, occ) } else { !0 };
+        let (mut legal, mut all) = (0, 0);
+        let mut left = kinds;
+        while left != 0 {
+            let k = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if preset.kinds.get(k).is_none_or(|d| d.royal) {
+                return None;
+            }
+            let zone = match preset.drop_zones.get(k)?.as_ref() {
+                Some(z) => {
+                    let z = &z[us];
+                    let mut bits = 0u64;
+                    for (b, sq) in t.square_of.iter().enumerate() {
+                        if z[sq.idx()] {
+                            bits |= 1 << (b & 63);
+                        }
+                    }
+                    bits
+                }
+                None => !0,
+            };
+            all += u64::from((empty & zone).count_ones());
+            legal += u64::from((empty & zone & safe).count_ones());
+        }
+        Some((legal, all))
     }
 
     /// The squares where a move of another piece than the royal one (on bit `kb`) breaks every

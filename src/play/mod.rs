@@ -4,6 +4,7 @@
 
 pub mod end;
 pub mod fen;
+pub mod leafcount;
 pub mod memo;
 pub mod perft;
 pub mod turngen;

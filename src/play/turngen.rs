@@ -1,6 +1,7 @@
 //! Legal turns of scripted presets: every sequence of parts the turn structure and the hooks allow.
 //! Generation and play share one path, so a turn that was listed plays exactly as it was judged.
 
+use super::leafcount;
 use super::memo::{Globals, Memos};
 use crate::engine::board::{Sq, cell};
 use crate::engine::legal::Pins;
@@ -61,6 +62,11 @@ struct Gen<'a> {
     from_cache: [Option<Arc<Vec<Value>>>; MAX_PARTS],
     /// Hook runs and `from` values of this listing, reused while what they read is unchanged.
     memos: Memos<'a>,
+    /// In `leaf` mode, a quiet `on turn_start` not run yet: it runs before the first script run
+    /// or memo lookup that could see what it writes ([`Gen::undefer`]), so that a turn counted
+    /// with bitboards alone never runs it. Undoing the board to a mark made while it was still
+    /// to run makes it to run again.
+    deferred: bool,
 }
 
 /// Call `visit` with the position after each legal turn (and the turn); the position is restored after.
@@ -238,6 +244,7 @@ impl<'a> Gen<'a> {
             base: 0,
             from_cache: Default::default(),
             memos: Memos::default(),
+            deferred: false,
         }
     }
 
@@ -256,10 +263,28 @@ impl<'a> Gen<'a> {
         self.base = pos.cell_changes();
         self.reset_vars(pos);
         let Some(body) = &self.preset.script.hooks.turn_start else { return Ok(true) };
+        if self.leaf && self.preset.script.inert.start_writes.is_some() {
+            self.deferred = true;
+            return Ok(true);
+        }
         Ok(self.hook(pos, body, None)?.is_none())
     }
 
+    /// Run the deferred `on turn_start` now, if it is (see [`Gen::deferred`]); quiet, it refuses
+    /// nothing.
+    fn undefer(&mut self, pos: &mut Position) -> R<()> {
+        if !self.deferred {
+            return Ok(());
+        }
+        self.deferred = false;
+        if let Some(body) = &self.preset.script.hooks.turn_start {
+            self.hook(pos, body, None)?;
+        }
+        Ok(())
+    }
+
     fn hook(&mut self, pos: &mut Position, body: &'a Body, part: Option<PartVal>) -> R<Option<String>> {
+        self.undefer(pos)?;
         let call = Call { body, part, mover: self.mover, mutate: true };
         if self.said.is_some() {
             return hooks::run(self.preset, pos, call, self.said.as_deref_mut());
@@ -320,10 +345,12 @@ impl<'a> Gen<'a> {
         }
         // Back on this board, what was known about its safety holds again (see `known_safe`).
         let entry = self.safe_at;
+        let deferred = self.deferred;
         let before = pos.mark();
         let r = self.candidates_of(pos, i, kinds, turn, visit);
         pos.undo_to(&before);
         self.safe_at = entry;
+        self.deferred = deferred;
         if r? || !if_possible {
             return Ok(());
         }
@@ -338,6 +365,12 @@ impl<'a> Gen<'a> {
         turn: &mut Turn,
         visit: &mut Visit,
     ) -> Result<bool, ScriptError> {
+        if self.leaf
+            && let Some(n) = self.bulk(pos, i, kinds)?
+        {
+            self.counted += n;
+            return Ok(true);
+        }
         let entry = self.safe_at;
         // Generated before `on before` runs, so that a hook asking for the legal moves gets them
         // from the cache instead of generating them again.
@@ -402,6 +435,14 @@ impl<'a> Gen<'a> {
             _ => false,
         };
         let may_be_alone = self.leaf && self.later_may_vanish(i);
+        if may_be_alone || !cands.is_empty() {
+            // The memos looked up and the hooks run from here on see the globals as the turn's
+            // start left them.
+            if let Err(e) = self.undefer(pos) {
+                self.give_parts(cands);
+                return Err(e);
+            }
+        }
         // The globals that the later parts' `from` read, when all are known to be empty now.
         let tail = if may_be_alone { self.empty_tail(pos, i) } else { None };
         // Once a quiet move is found to be a turn by itself for a reason that holds for every
@@ -458,6 +499,36 @@ impl<'a> Gen<'a> {
             return Err(self.too_many_tries(i, Some(spent)));
         }
         Ok(had)
+    }
+
+    /// In `leaf` mode, part `i` (moves and drops) counted with bitboards (see [`leafcount`]) when
+    /// each legal candidate is sure to be one turn: the last part, whose `before` hooks may be left
+    /// unrun ([`Gen::before_unread`]); or a part without hooks after which every later part is
+    /// known to offer nothing ([`Gen::later_may_vanish`], [`Gen::empty_tail`]). Not for an `if
+    /// possible` part (whether it had candidates, legal or not, decides what follows) nor one with
+    /// a `from`. Charged to the budget as [`Gen::alone`]'s turns are.
+    fn bulk(&mut self, pos: &mut Position, i: usize, kinds: &[PartKind]) -> R<Option<u64>> {
+        let preset = self.preset;
+        if preset.script.turn.get(i).is_some_and(|s| s.from.is_some() || s.if_possible)
+            || !leafcount::fits(preset, kinds)
+        {
+            return Ok(None);
+        }
+        if i + 1 == self.part_count() {
+            return Ok(if self.before_unread(i, kinds) { leafcount::count(pos, preset, kinds) } else { None });
+        }
+        if !self.later_may_vanish(i) || !leafcount::hookless(preset, kinds) {
+            return Ok(None);
+        }
+        self.undefer(pos)?;
+        let Some((_, steps)) = self.empty_tail(pos, i) else { return Ok(None) };
+        let Some(n) = leafcount::count(pos, preset, kinds) else { return Ok(None) };
+        self.tried += n;
+        let spent = crate::budget::partial_turns(n).and_then(|()| crate::budget::steps(n.saturating_mul(steps)));
+        if let Err(spent) = spent {
+            return Err(self.too_many_tries(i, Some(spent)));
+        }
+        Ok(Some(n))
     }
 
     /// In `leaf` mode, whether the parts after part `i` may offer nothing: each may be left out
@@ -710,9 +781,11 @@ impl<'a> Gen<'a> {
             }
             return Ok(());
         }
+        let deferred = self.deferred;
         let m = pos.mark();
-        let r = if self.end(pos)?.is_none() { visit(pos, turn) } else { Ok(()) };
+        let r = self.undefer(pos).and_then(|()| if self.end(pos)?.is_none() { visit(pos, turn) } else { Ok(()) });
         pos.undo_to(&m);
+        self.deferred = deferred;
         r
     }
 
@@ -821,6 +894,17 @@ impl<'a> Gen<'a> {
             && self.preset.script.inert.from_shape.get(i).copied().unwrap_or(false)
             && pos.shape_kept_since(self.base);
         if !shaped {
+            // A kept run that read none of what the deferred `on turn_start` may write holds
+            // without it; any other lookup or run needs it first.
+            let writes = self.preset.script.inert.start_writes.unwrap_or(u64::MAX);
+            if self.deferred
+                && self
+                    .memos
+                    .from_read(i, self.mover, &Globals::of(&pos.state))
+                    .is_none_or(|(_, read, _)| read & writes != 0)
+            {
+                self.undefer(pos)?;
+            }
             if let Some((list, steps)) = self.memos.from(i, self.mover, &Globals::of(&pos.state)) {
                 let list = list.clone();
                 charge_steps(steps, body)?;

@@ -15,7 +15,24 @@ pub fn of(s: &Script) -> Inert {
     let before = std::array::from_fn(|k| quiet(&h.before[k]));
     let shaped = shape_funcs(&s.funcs);
     let from_shape = s.turn.iter().map(|p| p.from.as_ref().is_some_and(|b| ops_shape(&b.ops, &shaped))).collect();
-    Inert { part, end, before, from_shape }
+    let start_writes = h
+        .turn_start
+        .as_ref()
+        .filter(|b| ops_quiet(&b.ops, &funcs))
+        .map(|b| s.funcs.iter().fold(writes(&b.ops), |w, f| w | writes(&f.ops)));
+    Inert { part, end, before, from_shape, start_writes }
+}
+
+/// The globals these statements may set, a bit each (all bits for an index past 63).
+fn writes(ops: &[Op]) -> u64 {
+    ops.iter().fold(0, |w, op| {
+        w | match &op.st {
+            St::SetGlobal(i, _) => 1u64.checked_shl(u32::from(*i)).unwrap_or(u64::MAX),
+            St::If(branches, otherwise) => branches.iter().fold(writes(otherwise), |w, (_, b)| w | writes(b)),
+            St::For(_, _, b) | St::While(_, b) | St::ForThisTurn(_, _, b) => writes(b),
+            _ => 0,
+        }
+    })
 }
 
 /// For each function, whether its value depends on the board's shape and the mover alone (see

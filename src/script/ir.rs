@@ -268,4 +268,7 @@ pub struct Inert {
     /// squares exist) and the mover, so its value holds for every candidate of an earlier part that
     /// builds or removes no square (Constructing's `buildable()` after each move).
     pub from_shape: Vec<bool>,
+    /// When `on turn_start` is present and quiet: the globals it (or any function) may write, a
+    /// bit each (all bits for an index past 63). Bulk counting runs it only once a part needs them.
+    pub start_writes: Option<u64>,
 }

@@ -1,0 +1,88 @@
+//! At perft's last ply, a scripted turn's move or drop part is counted with bitboards
+//! (`play::leafcount`): the count of turns must be the number of turns played out, with every
+//! hook, at every node of small trees of the presets that use it.
+
+use herald::engine::Position;
+use herald::game::Game;
+use herald::play::turngen::{count_turns, for_each_turn};
+use herald::preset::Preset;
+use std::sync::Arc;
+
+/// Compares the counted and the played turns at each node down to `depth`; returns the nodes.
+fn walk(pos: &mut Position, preset: &Preset, depth: usize, what: &str) -> u64 {
+    let mut played = 0u64;
+    for_each_turn(pos, preset, &mut |_, _| {
+        played += 1;
+        Ok(())
+    })
+    .expect("scripts run");
+    let counted = count_turns(pos, preset).expect("scripts run");
+    assert_eq!(counted, played, "{what}: position {}", herald::engine::fen::write(preset, pos));
+    let mut nodes = 1;
+    if depth > 1 {
+        for_each_turn(pos, preset, &mut |p, _| {
+            nodes += walk(p, preset, depth - 1, what);
+            Ok(())
+        })
+        .expect("scripts run");
+    }
+    nodes
+}
+
+fn check(name: &str, fen: Option<&str>, depth: usize) -> u64 {
+    check_preset(name, herald::check::load(name).expect("preset loads"), fen, depth)
+}
+
+fn check_preset(name: &str, preset: Preset, fen: Option<&str>, depth: usize) -> u64 {
+    let preset = Arc::new(preset);
+    assert!(preset.bits.is_some(), "{name} has no bitboards");
+    let mut game = Game::new(preset.clone(), fen, None).expect("fen parses");
+    assert!(game.pos.count_moves(&preset).is_some(), "{name}: its moves are not counted with bitboards");
+    walk(&mut game.pos, &preset, depth, &format!("{name} {}", fen.unwrap_or("setup")))
+}
+
+/// Maidens: the move after an optional huff; huffs that expose the king, checks, castling.
+#[test]
+fn maidens_counts_equal_played_turns() {
+    check("maidens", None, 3);
+    check(
+        "maidens",
+        Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 {huffable={e5,f3,d5}}"),
+        2,
+    );
+    check("maidens", Some("4k3/8/8/1b6/8/3N4/4R3/4K3 w - - 0 1 {huffable={d3,e2}}"), 3);
+    // A huff that would open the rook's line to the king is refused; in check at the turn's start
+    // (`on turn_start`), it is not.
+    check("maidens", Some("4k3/4r3/8/8/4n3/8/8/R3K3 w - - 0 1 {huffable={e4}}"), 3);
+    check("maidens", Some("4k3/4r3/8/8/4n3/8/2n5/4K3 w - - 0 1 {huffable={e4,c2}}"), 3);
+}
+
+/// Ruddigore: moves and drops counted on odd moves (no curse), the curse's sacrifices after them
+/// on even ones; drops that must block a check; the Baronet taking its own pieces.
+#[test]
+fn ruddigore_counts_equal_played_turns() {
+    check("ruddigore", None, 3);
+    check("ruddigore", Some("4x3/8/8/8/8/8/8/4X3[P] b - - 0 3"), 3);
+    check("ruddigore", Some("4x3/8/8/3H4/8/8/8/4X3[Qp] w - - 0 3"), 2);
+    check("ruddigore", Some("r3x2r/8/8/8/8/8/8/R3X2R w KQkq - 0 3"), 2);
+    check("ruddigore", Some("4x3/4r3/8/8/8/8/3PP3/3QXB2[QRp] w - - 0 5"), 2);
+}
+
+/// Modern Chaturanga: no royal safety (kings may be left attacked and taken), promotions.
+#[test]
+fn modern_chaturanga_counts_equal_played_turns() {
+    check("modern-chaturanga", None, 3);
+    check("modern-chaturanga", Some("4k3/2P5/8/8/8/3p4/1K6/8 w - - 0 1"), 3);
+}
+
+/// A move-or-drop part with a quiet hook: its drops are counted with bitboards too (only those
+/// that block every check when in check).
+#[test]
+fn drops_of_a_scripted_turn_count_as_played() {
+    let text = "extends \"crazyhouse\"\nvar n = 0\non after move {\n    n = n + 1\n}\n";
+    let load = || herald::check::load_text("hooked.preset", text).unwrap_or_else(|e| panic!("{}", e.render()));
+    assert!(load().script.active);
+    check_preset("hooked crazyhouse", load(), Some("4k3/8/8/8/8/8/8/R3K2r[Qn] w Q - 0 1"), 3);
+    check_preset("hooked crazyhouse", load(), Some("r3k3/8/8/8/1b6/8/8/4K2R[Pq] w K - 0 1"), 3);
+    check_preset("hooked crazyhouse", load(), None, 3);
+}
