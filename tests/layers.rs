@@ -66,6 +66,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "search::limits",
             "search::tt",
+            "search::attacks",
             "search::eval",
             "search::order",
             "search::alphabeta",
