@@ -169,9 +169,14 @@ impl AttackSets {
                         promo &= enemy;
                     }
                 }
+                // Popcounts only where there is something to count (most pieces are far from the
+                // enemy royal piece and from promotion).
+                moves += to.count_ones() as i32;
                 let more = k.mult as i32 - 1;
-                moves += to.count_ones() as i32 + promo.count_ones() as i32 * more;
-                if !royal {
+                if promo != 0 {
+                    moves += promo.count_ones() as i32 * more;
+                }
+                if !royal && to & zone != 0 {
                     near += (to & zone).count_ones() as i32 + (promo & zone).count_ones() as i32 * more;
                 }
             }
