@@ -20,7 +20,7 @@ const PROMOTION_SHARE: i32 = 5;
 const SHIELD: i32 = 6;
 /// Royal safety: `ATTACK * n^2` (at most `ATTACK_MAX`) for `n` pseudo-legal moves of a side's
 /// non-royal pieces onto the enemy royal piece's square or its neighbours, in proportion to the
-/// attacker's officers left (found in the move lists mobility counts: no extra listing).
+/// attacker's officers left (counted with mobility: [`super::attacks`]).
 const ATTACK: i32 = 3;
 const ATTACK_MAX: i32 = 500;
 
