@@ -69,6 +69,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "search::limits",
             "search::tt",
+            "search::attacks",
             "search::eval",
             "search::order",
             "search::alphabeta",

@@ -289,3 +289,53 @@ fn a_line_with_en_passant_is_named_turn_by_turn() {
     }
     assert_eq!(herald::protocol::moves::line_text(&p, &root, &line), "f7f5 e5f6 h4h3 g4g5");
 }
+
+/// The evaluation's counts from bitboard target sets (mobility, moves near the enemy royal
+/// piece, a capture for the mover) equal those of the move lists, in every position of random
+/// games of every shipped preset where the bitboards apply; and they apply to the seed presets
+/// on 8x8 boards (not to boards of more than 64 squares: capablanca, constructing).
+#[test]
+fn bitboard_counts_equal_the_move_lists() {
+    use herald::search::attacks::{AttackSets, listed};
+    let mut rng = herald::rng::Rng::new(25);
+    let mut buf = Vec::new();
+    let mut compared = std::collections::BTreeMap::new();
+    for name in herald::presets::NAMES {
+        let g0 = shipped(name, None);
+        let Some(sets) = AttackSets::new(&g0.preset) else { continue };
+        let plies = if *name == "constructing" { 6 } else { 70 };
+        for _ in 0..2 {
+            let mut g = shipped(name, None);
+            let mut searcher = Searcher::new();
+            for _ in 0..plies {
+                let p = g.preset.clone();
+                for side in [g.pos.side, g.pos.side.other()] {
+                    // Both sides to move, so that the en passant and capture terms of each show.
+                    let mover = g.pos.side;
+                    g.pos.side = side;
+                    if let Some(fast) = sets.count(&p, &mut g.pos, &mut buf) {
+                        let slow = listed(&p, &mut g.pos, &mut buf);
+                        assert_eq!(fast, slow, "{name}: {} with {side:?} to move", g.fen());
+                        *compared.entry(*name).or_insert(0) += 1;
+                    }
+                    g.pos.side = mover;
+                }
+                if g.result().unwrap().is_some() {
+                    break;
+                }
+                // Half the turns the computer's (one ply), so that the games open up.
+                let t = if rng.below(2) == 0 {
+                    searcher.search(&p, &mut g.pos, &Limits::depth(1)).unwrap().turn
+                } else {
+                    let legal = legal_turns(&mut g.pos, &p).unwrap();
+                    legal[rng.below(legal.len())]
+                };
+                let text = g.text(&t);
+                g.play(&text).unwrap_or_else(|e| panic!("{name}: {text}: {e}"));
+            }
+        }
+    }
+    for name in ["chess", "maidens", "modern-chaturanga", "universal", "ruddigore", "shatranj", "makruk"] {
+        assert!(compared.get(name).is_some_and(|&n| n > 50), "{name}: {compared:?}");
+    }
+}

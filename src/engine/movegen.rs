@@ -794,3 +794,63 @@ pub(super) fn rides_to(preset: &Preset, r: &RideAttack, c: u8, dist: u8, at: usi
     (r.unlimited >> code) & 1 != 0
         || r.limited.iter().any(|&(k, range, limit)| k == code && dist <= preset.movement.range_at(range, limit, at))
 }
+
+impl Position {
+    /// The pseudo-legal moves of the side to move's piece on `sq` alone, as [`Self::pseudo_moves`]
+    /// lists them (promotions from hand and promotion limits applied); gating is left out (an
+    /// evaluation that counts moves piece by piece does not use this where the preset gates), and
+    /// so are castlings, drops and passes
+    /// ([`Self::extra_pseudo_moves`]).
+    pub fn piece_pseudo_moves(&self, preset: &Preset, sq: Sq, out: &mut Vec<Move>) {
+        let us = self.side;
+        let c = self.cells[sq.idx()];
+        if !cell::is_side(c, us) {
+            return;
+        }
+        let kind = cell::kind(c);
+        let start = out.len();
+        let mut checked = None;
+        if let Some(q) = &preset.movement.quick[us][kind] {
+            self.quick_moves(preset, sq, c, q, &mut checked, out);
+        } else {
+            let reach = &preset.movement.reach[us][kind];
+            for (i, s) in preset.movement.steps[us][kind].iter().enumerate() {
+                let n = reach[i * preset.geo.cells + sq.idx()];
+                if n == 0 || (s.flags & flag::INITIAL != 0 && !cell::unmoved(c)) {
+                    continue;
+                }
+                if s.calm && *checked.get_or_insert_with(|| self.in_check(preset, us)) {
+                    continue;
+                }
+                self.step_moves(preset, sq, kind, s, n, out);
+            }
+        }
+        if (preset.movement.ray_pieces >> cell::code(c)) & 1 != 0 {
+            for r in &preset.movement.rays[us][kind][sq.idx()] {
+                self.ray_moves(preset, sq, kind, r, out);
+            }
+            dedup_from(out, start);
+        }
+        if preset.hand_promotion {
+            self.hand_promotions(preset, out);
+        }
+        if !preset.promo_limit.is_empty() {
+            out.retain(|m| {
+                m.promo == 0
+                    || m.flags & mflag::DROP != 0
+                    || self.counts[cell::code(m.promo) as usize] < preset.promo_limit[cell::code(m.promo) as usize]
+            });
+        }
+    }
+
+    /// The side to move's castlings, drops and passes, as [`Self::pseudo_moves`] lists them.
+    pub fn extra_pseudo_moves(&self, preset: &Preset, out: &mut Vec<Move>) {
+        self.castling_moves(preset, out);
+        if preset.drops {
+            self.drop_moves(preset, out);
+        }
+        if preset.movement.pass_kinds != 0 {
+            self.pass_moves(preset, out);
+        }
+    }
+}

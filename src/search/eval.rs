@@ -2,8 +2,8 @@
 //! positional terms derived from the preset alone (see [`Tables`]), and the preset's own
 //! `fn evaluate` when it has one. Scores are from the side to move's view.
 
+use super::attacks::{self, AttackSets};
 use crate::engine::board::{Sq, cell};
-use crate::engine::position::mflag;
 use crate::engine::{Move, Position, Side};
 use crate::preset::Preset;
 use crate::script::{Interp, Outcome, ScriptError, Value};
@@ -20,7 +20,7 @@ const PROMOTION_SHARE: i32 = 5;
 const SHIELD: i32 = 6;
 /// Royal safety: `ATTACK * n^2` (at most `ATTACK_MAX`) for `n` pseudo-legal moves of a side's
 /// non-royal pieces onto the enemy royal piece's square or its neighbours, in proportion to the
-/// attacker's officers left (found in the move lists mobility counts: no extra listing).
+/// attacker's officers left (counted with mobility: [`super::attacks`]).
 const ATTACK: i32 = 3;
 const ATTACK_MAX: i32 = 500;
 
@@ -45,9 +45,6 @@ struct Tables {
     near: Vec<Vec<Sq>>,
     /// The officers' material of the setup: full opening weight.
     full_phase: i32,
-    /// Each square's file and rank.
-    file: Vec<i8>,
-    rank: Vec<i8>,
 }
 
 impl Tables {
@@ -61,13 +58,7 @@ impl Tables {
             hand: [0; 128],
             near: vec![Vec::new(); cells],
             full_phase: 1,
-            file: vec![0; cells],
-            rank: vec![0; cells],
         };
-        for &sq in &g.squares {
-            t.file[sq.idx()] = g.file(sq) as i8;
-            t.rank[sq.idx()] = g.rank(sq) as i8;
-        }
         let mut pos = Position::empty(preset);
         let mut buf = Vec::new();
         for (k, kind) in preset.kinds.iter().enumerate() {
@@ -121,19 +112,17 @@ impl Tables {
     fn score(&self, pos: &Position, phase: i32) -> i32 {
         let phase = phase.clamp(0, self.full_phase);
         let (mut s, mut early, mut late) = (0, 0, 0);
-        for (sq, &c) in pos.cells.iter().enumerate() {
-            if !cell::is_piece(c) {
-                continue;
-            }
-            let side = cell::side(c);
-            let sign = if side == Side::White { 1 } else { -1 };
-            let i = cell::code(c) as usize * self.cells + sq;
-            if pos.is_royal_code(c) {
-                let shield = self.near[sq].iter().filter(|&&n| cell::is_side(pos.cells[n.idx()], side)).count();
-                early += sign * (self.square[i] + SHIELD * shield as i32);
-                late += sign * self.royal_late[i];
-            } else {
-                s += sign * self.square[i];
+        for (side, sign) in [(Side::White, 1), (Side::Black, -1)] {
+            for at in pos.occupied_by(side) {
+                let (sq, c) = (at.idx(), pos.cells[at.idx()]);
+                let i = cell::code(c) as usize * self.cells + sq;
+                if pos.is_royal_code(c) {
+                    let shield = self.near[sq].iter().filter(|&&n| cell::is_side(pos.cells[n.idx()], side)).count();
+                    early += sign * (self.square[i] + SHIELD * shield as i32);
+                    late += sign * self.royal_late[i];
+                } else {
+                    s += sign * self.square[i];
+                }
             }
         }
         for (side, sign) in [(Side::White, 1), (Side::Black, -1)] {
@@ -182,6 +171,8 @@ pub struct Evaluator {
     /// Per side, the codes of its officers: kinds neither royal nor promotable (not pawns or men).
     officers: [Vec<u8>; 2],
     tables: Tables,
+    /// The pieces as bitboards, where mobility can be counted with them.
+    sets: Option<AttackSets>,
     /// The built-in terms of recent positions by hash: a node is often evaluated two or three
     /// times (null move, futility, quiescence), and transpositions come back.
     cache: Vec<Cached>,
@@ -227,6 +218,7 @@ impl Evaluator {
             buf: Vec::with_capacity(256),
             officers,
             tables,
+            sets: AttackSets::new(preset),
             cache: vec![Cached::default(); 1 << CACHE_BITS],
             could_capture: true,
         }
@@ -304,39 +296,16 @@ impl Evaluator {
     }
 
     /// Pseudo-legal moves of the side to move minus the opponent's, and by side the moves of its
-    /// non-royal pieces onto the enemy royal piece's square or its neighbours.
+    /// non-royal pieces onto the enemy royal piece's square or its neighbours: from the
+    /// bitboards where the preset allows ([`AttackSets`]), else from the move lists.
     fn mobility(&mut self, preset: &Preset, pos: &mut Position) -> (i32, [i32; 2]) {
         let us = pos.side;
-        let mut attacks = [0; 2];
-        self.buf.clear();
-        pos.pseudo_moves(preset, &mut self.buf);
-        let ours = self.buf.len() as i32;
-        self.could_capture = self.buf.iter().any(|m| m.flags & (mflag::CAPTURE | mflag::EP) != 0);
-        attacks[us.index()] = self.near_royal(pos, us.other());
-        pos.side = us.other();
-        self.buf.clear();
-        pos.pseudo_moves(preset, &mut self.buf);
-        attacks[us.other().index()] = self.near_royal(pos, us);
-        pos.side = us;
-        ((ours - self.buf.len() as i32) * MOBILITY, attacks)
-    }
-
-    /// How many moves in the buffer, of non-royal pieces (drops included), land on or next to
-    /// `side`'s royal piece (none when it has not exactly one).
-    fn near_royal(&self, pos: &Position, side: Side) -> i32 {
-        let Some(k) = pos.royal_square(side) else {
-            return 0;
+        let c = match self.sets.as_ref().and_then(|s| s.count(preset, pos, &mut self.buf)) {
+            Some(c) => c,
+            None => attacks::listed(preset, pos, &mut self.buf),
         };
-        let t = &self.tables;
-        let (kf, kr) = (t.file[k.idx()], t.rank[k.idx()]);
-        self.buf
-            .iter()
-            .filter(|m| {
-                (t.file[m.to.idx()] - kf).abs() <= 1
-                    && (t.rank[m.to.idx()] - kr).abs() <= 1
-                    && (m.flags & mflag::DROP != 0 || !pos.is_royal_code(pos.cells[m.from.idx()]))
-            })
-            .count() as i32
+        self.could_capture = c.could_capture;
+        ((c.moves[us.index()] - c.moves[us.other().index()]) * MOBILITY, c.near_royal)
     }
 }
 

@@ -2,6 +2,7 @@
 //! piece values (and its `fn evaluate`), scored at the end by the preset's own results.
 
 mod alphabeta;
+pub mod attacks;
 pub mod eval;
 pub mod limits;
 mod order;

@@ -1,0 +1,243 @@
+//! What the evaluation counts in both sides' pseudo-legal moves (mobility, moves near the enemy
+//! royal piece, a capture for the side to move), by listing the moves or, where the board has at
+//! most 64 squares and the pieces move plainly ([`crate::engine::bitboard`]), by popcounts of
+//! each piece's target set: the same figures without the two move generations.
+
+use crate::engine::bitboard::{BitTables, Bits, KindBits, compile};
+use crate::engine::board::cell;
+use crate::engine::movement::flag;
+use crate::engine::position::mflag;
+use crate::engine::{Move, Position, Side};
+use crate::preset::Preset;
+
+/// What the evaluation counts, per side (by [`Side::index`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Pseudo-legal moves (each promotion choice a move, castlings, drops and passes included).
+    pub moves: [i32; 2],
+    /// Moves of the side's non-royal pieces (drops included) onto the enemy royal piece's square
+    /// or its neighbours; 0 when the enemy has not exactly one royal piece.
+    pub near_royal: [i32; 2],
+    /// Whether the side to move has a capturing move (en passant included).
+    pub could_capture: bool,
+}
+
+/// The counts from the move lists: [`Position::pseudo_moves`] for each side.
+pub fn listed(preset: &Preset, pos: &mut Position, buf: &mut Vec<Move>) -> Counts {
+    let us = pos.side;
+    let mut c = Counts::default();
+    for side in [us, us.other()] {
+        pos.side = side;
+        buf.clear();
+        pos.pseudo_moves(preset, buf);
+        c.moves[side.index()] = buf.len() as i32;
+        if side == us {
+            c.could_capture = buf.iter().any(|m| m.flags & (mflag::CAPTURE | mflag::EP) != 0);
+        }
+        c.near_royal[side.index()] = near_royal(preset, pos, buf, side.other());
+    }
+    pos.side = us;
+    c
+}
+
+/// How many moves in `buf`, of non-royal pieces (drops included), land on or next to `side`'s
+/// royal piece (none when it has not exactly one).
+fn near_royal(preset: &Preset, pos: &Position, buf: &[Move], side: Side) -> i32 {
+    let Some(k) = pos.royal_square(side) else {
+        return 0;
+    };
+    let g = &preset.geo;
+    let (kf, kr) = (g.file(k) as i32, g.rank(k) as i32);
+    buf.iter()
+        .filter(|m| {
+            (g.file(m.to) as i32 - kf).abs() <= 1
+                && (g.rank(m.to) as i32 - kr).abs() <= 1
+                && (m.flags & mflag::DROP != 0 || !pos.is_royal_code(pos.cells[m.from.idx()]))
+        })
+        .count() as i32
+}
+
+/// The preset's pieces as bitboards, for [`AttackSets::count`].
+pub struct AttackSets {
+    t: BitTables,
+    /// Per bit: the square and its king-step neighbours.
+    near: Vec<Bits>,
+    /// The board's squares.
+    board: Bits,
+}
+
+impl AttackSets {
+    /// The tables, where the preset's moves can be counted piece by piece: a board of at most 64
+    /// squares, some kind that moves plainly, no gating and no immobility rules.
+    pub fn new(preset: &Preset) -> Option<AttackSets> {
+        if preset.gating.is_some() || !preset.mobile.is_empty() {
+            return None;
+        }
+        // Promotions that depend on the hand or on the pieces left: such kinds are listed.
+        let promotion_listed = preset.hand_promotion || !preset.promo_limit.is_empty();
+        let g = &preset.geo;
+        let mut t = compile(g, &preset.movement)?;
+        for side in Side::BOTH {
+            for (kind, slot) in t.kinds[side].iter_mut().enumerate() {
+                let (Some(k), Some(Some(p))) = (slot.as_mut(), preset.promotions.get(kind)) else { continue };
+                if p.hand.is_some() || promotion_listed {
+                    *slot = None;
+                    continue;
+                }
+                for (i, &sq) in g.squares.iter().enumerate() {
+                    if p.zone[side][sq.idx()] {
+                        k.zone |= 1 << i;
+                    }
+                }
+                k.mult = p.choices.len() as u32 + u32::from(p.optional);
+                k.leaving = p.leaving;
+                k.on_capture = p.on_capture;
+            }
+        }
+        let mut near = vec![0; g.squares.len()];
+        for (i, &sq) in g.squares.iter().enumerate() {
+            let (f, r) = (g.file(sq) as i32, g.rank(sq) as i32);
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    if let Some(n) = g.square_checked(f + dx, r + dy) {
+                        near[i] |= 1u64 << (t.bit_of[n.idx()] & 63);
+                    }
+                }
+            }
+        }
+        let n = g.squares.len();
+        let board = if n >= 64 { !0 } else { (1u64 << n) - 1 };
+        Some(AttackSets { t, near, board })
+    }
+
+    /// The counts [`listed`] gives, with each plainly moving piece's moves counted from its target
+    /// set and the others' listed piece by piece; `None` where the board has holes now (then
+    /// list). Holds to the move lists exactly (`tests/search.rs` compares them).
+    pub fn count(&self, preset: &Preset, pos: &mut Position, buf: &mut Vec<Move>) -> Option<Counts> {
+        if pos.counts[cell::HOLE as usize] != 0 {
+            return None;
+        }
+        let t = &self.t;
+        let us = pos.side;
+        let mut bits = [0u64; 2];
+        for side in Side::BOTH {
+            for sq in pos.occupied_by(side) {
+                bits[side.index()] |= 1u64 << (t.bit_of[sq.idx()] & 63);
+            }
+        }
+        let occ = bits[0] | bits[1];
+        let empty = self.board & !occ;
+        // Pieces that may take en passant now are listed (their target sets lack it).
+        let ep = pos.ep.squares.iter().any(|&s| s != crate::engine::board::Sq::NONE);
+        let mut c = Counts::default();
+        for side in [us, us.other()] {
+            let (own, enemy) = (bits[side.index()], bits[side.other().index()]);
+            let ep = ep && cell::is_side(pos.cells[pos.ep.victim.idx()], side.other());
+            let zone = pos.royal_square(side.other()).map_or(0, |k| self.near[t.bit_of[k.idx()] as usize & 63]);
+            let (mut moves, mut near, mut takes) = (0i32, 0i32, false);
+            pos.side = side;
+            for sq in pos.occupied_by(side) {
+                let cl = pos.cells[sq.idx()];
+                let code = cell::code(cl);
+                let royal = pos.is_royal_code(cl);
+                let k = t.kinds[side][cell::kind(cl)].as_ref();
+                let k = match k {
+                    Some(k) if !(ep && (preset.movement.ep_capturers >> code) & 1 != 0) => k,
+                    _ => {
+                        buf.clear();
+                        pos.piece_pseudo_moves(preset, sq, buf);
+                        moves += buf.len() as i32;
+                        for m in buf.iter() {
+                            let to = 1u64 << (t.bit_of[m.to.idx()] & 63);
+                            if !royal && to & zone != 0 {
+                                near += 1;
+                            }
+                            if m.flags & (mflag::CAPTURE | mflag::EP) != 0 {
+                                takes = true;
+                            }
+                        }
+                        continue;
+                    }
+                };
+                let b = t.bit_of[sq.idx()] as usize & 63;
+                let to = self.targets(k, b, cell::unmoved(cl), own, enemy, occ, empty);
+                takes |= to & enemy != 0;
+                let mut promo = 0;
+                if k.zone != 0 {
+                    promo = if k.leaving && (k.zone >> b) & 1 != 0 { to } else { to & k.zone };
+                    if k.on_capture {
+                        promo &= enemy;
+                    }
+                }
+                // Popcounts only where there is something to count (most pieces are far from the
+                // enemy royal piece and from promotion).
+                moves += to.count_ones() as i32;
+                let more = k.mult as i32 - 1;
+                if promo != 0 {
+                    moves += promo.count_ones() as i32 * more;
+                }
+                if !royal && to & zone != 0 {
+                    near += (to & zone).count_ones() as i32 + (promo & zone).count_ones() as i32 * more;
+                }
+            }
+            buf.clear();
+            pos.extra_pseudo_moves(preset, buf);
+            moves += buf.len() as i32;
+            for m in buf.iter() {
+                let to = 1u64 << (t.bit_of[m.to.idx()] & 63);
+                if to & zone != 0 && (m.flags & mflag::DROP != 0 || !pos.is_royal_code(pos.cells[m.from.idx()])) {
+                    near += 1;
+                }
+                if m.flags & (mflag::CAPTURE | mflag::EP) != 0 {
+                    takes = true;
+                }
+            }
+            c.moves[side.index()] = moves;
+            c.near_royal[side.index()] = near;
+            if side == us {
+                c.could_capture = takes;
+            }
+        }
+        pos.side = us;
+        Some(c)
+    }
+
+    /// The squares the piece of `k` on bit `b` may move to (its own pieces' squares left out).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn targets(&self, k: &KindBits, b: usize, unmoved: bool, own: Bits, enemy: Bits, occ: Bits, empty: Bits) -> Bits {
+        let t = &self.t;
+        let mut to = (k.any[b] & !own) | (k.quiet[b] & empty) | (k.take[b] & enemy);
+        if k.rides_any {
+            let mut rides = 0;
+            for &(d, _) in &k.rides {
+                rides |= t.ride(d as usize, b, occ);
+            }
+            to |= rides & !own;
+        } else {
+            for &(d, fl) in &k.rides {
+                to |= reachable(fl, t.ride(d as usize, b, occ), own, empty, enemy);
+            }
+        }
+        if k.has_specials {
+            for sp in t.specials(k, b) {
+                if sp.path & occ == 0 && (!sp.initial || unmoved) {
+                    to |= reachable(sp.flags, 1 << sp.to, own, empty, enemy);
+                }
+            }
+        }
+        to
+    }
+}
+
+/// The squares a step with these flags may reach among `to`: any but the mover's own, empty
+/// ones, or enemy ones.
+#[inline(always)]
+fn reachable(flags: u8, to: Bits, own: Bits, empty: Bits, enemy: Bits) -> Bits {
+    match flags & (flag::MOVE | flag::CAPTURE) {
+        f if f == flag::MOVE | flag::CAPTURE => to & !own,
+        flag::MOVE => to & empty,
+        flag::CAPTURE => to & enemy,
+        _ => 0,
+    }
+}
