@@ -64,6 +64,8 @@ pub struct AttackSets {
     near: Vec<Bits>,
     /// The board's squares.
     board: Bits,
+    /// Whether some kind leaps onto the mover's own pieces (`d`).
+    friendly: bool,
 }
 
 impl AttackSets {
@@ -107,7 +109,8 @@ impl AttackSets {
         }
         let n = g.squares.len();
         let board = if n >= 64 { !0 } else { (1u64 << n) - 1 };
-        Some(AttackSets { t, near, board })
+        let friendly = t.kinds.0.iter().flatten().flatten().any(|k| k.friendly);
+        Some(AttackSets { t, near, board, friendly })
     }
 
     /// The counts [`listed`] gives, with each plainly moving piece's moves counted from its target
@@ -136,6 +139,15 @@ impl AttackSets {
             let zone = pos.royal_square(side.other()).map_or(0, |k| self.near[t.bit_of[k.idx()] as usize & 63]);
             let (mut moves, mut near, mut takes) = (0i32, 0i32, false);
             pos.side = side;
+            // Leaps that take the mover's own pieces (`d`) never take its royal pieces.
+            let mut royals = 0u64;
+            if self.friendly {
+                for sq in pos.occupied_by(side) {
+                    if pos.is_royal_code(pos.cells[sq.idx()]) {
+                        royals |= 1u64 << (t.bit_of[sq.idx()] & 63);
+                    }
+                }
+            }
             for sq in pos.occupied_by(side) {
                 let cl = pos.cells[sq.idx()];
                 let code = cell::code(cl);
@@ -160,8 +172,13 @@ impl AttackSets {
                     }
                 };
                 let b = t.bit_of[sq.idx()] as usize & 63;
-                let to = self.targets(k, b, cell::unmoved(cl), own, enemy, occ, empty);
+                let mut to = self.targets(k, b, cell::unmoved(cl), own, enemy, occ, empty);
                 takes |= to & enemy != 0;
+                if k.friendly {
+                    let friends = k.friend[b] & own & !royals;
+                    to |= friends;
+                    takes |= friends != 0;
+                }
                 let mut promo = 0;
                 if k.zone != 0 {
                     promo = if k.leaving && (k.zone >> b) & 1 != 0 { to } else { to & k.zone };
