@@ -8,6 +8,7 @@ use super::eval::Evaluator;
 use super::limits::{INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY};
 use super::order::{self, History, QUIET_BELOW, capture_move};
 use super::tt::{Bound, Table};
+use crate::engine::position::mflag;
 use crate::engine::turn::Turn;
 use crate::engine::{GameOver, Move, Position};
 use crate::play::turngen::{self, PlayError};
@@ -191,6 +192,29 @@ impl Core {
             return Err(Abort::Stop);
         }
         Ok(())
+    }
+
+    /// The legal captures (and en passant) of the side to move into `out`, for quiescence out of
+    /// check: pseudo-legal moves, the captures kept, and only those tried for legality (most of a
+    /// full generation's cost is the legality of the quiet moves quiescence throws away). Where
+    /// drops are compulsory, or turns run scripts, the full list decides (a capture is illegal
+    /// when a drop exists); false when it found the side with no legal turn at all.
+    fn generate_captures(&mut self, p: &Preset, pos: &mut Position, out: &mut Vec<Turn>) -> R<bool> {
+        if p.script.active || p.must_drop {
+            self.generate(p, pos, out)?;
+            if out.is_empty() {
+                return Ok(false);
+            }
+            out.retain(|t| capture_move(t).is_some());
+            return Ok(true);
+        }
+        out.clear();
+        self.moves.clear();
+        pos.pseudo_moves(p, &mut self.moves);
+        self.moves.retain(|m| m.flags & (mflag::CAPTURE | mflag::EP) != 0);
+        pos.keep_legal(p, &mut self.moves);
+        out.extend(self.moves.iter().map(|&m| Turn::single(m)));
+        Ok(true)
     }
 
     /// Every legal turn of the side to move into `out`, through the engine's generator.
@@ -530,19 +554,25 @@ impl Core {
                 return Ok(stand);
             }
         }
-        self.generate(p, pos, turns)?;
-        if turns.is_empty() {
-            return Ok(over_score(&pos.no_moves_result(p), pos, ply));
-        }
         if checked {
+            self.generate(p, pos, turns)?;
+            if turns.is_empty() {
+                return Ok(over_score(&pos.no_moves_result(p), pos, ply));
+            }
             stand = ev.evaluate(p, pos)?;
             if stand >= beta || qdepth >= max_qdepth || ply >= MAX_PLY {
                 return Ok(stand);
             }
+            turns.retain(|t| capture_move(t).is_some());
+        } else {
+            // Out of check, where only captures are listed, a side with no legal turn at all
+            // (stalemate) stands pat, as it did when the evaluation saw no capture.
+            if !self.generate_captures(p, pos, turns)? {
+                return Ok(over_score(&pos.no_moves_result(p), pos, ply));
+            }
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        turns.retain(|t| capture_move(t).is_some());
         // Each capture once: the turn's other parts (a square built, say) multiply the tree
         // without changing what is taken. Variants of one move are generated together.
         turns.dedup_by_key(|t| capture_move(t));
