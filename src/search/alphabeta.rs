@@ -60,6 +60,8 @@ struct PlyData {
     pv: Vec<Turn>,
     /// The turn into this ply was a null move (no two in a row).
     null: bool,
+    /// The turn being tried at this ply (none: a null move), which the next ply answers.
+    current: Option<Turn>,
 }
 
 /// The searcher: its table survives between searches (within one game).
@@ -344,6 +346,7 @@ impl Core {
             return Ok(None);
         }
         let reduce = 3 + depth / 4;
+        self.plies[ply].current = None;
         pos.begin_turn();
         pos.end_turn(p);
         self.plies[ply + 1].null = true;
@@ -399,10 +402,12 @@ impl Core {
             return Ok((over_score(&pos.no_moves_result(p), pos, ply), None));
         }
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
-        order::score(ev, p, pos, turns, tt_turn, &self.plies[ply].killers, &self.history, &mut scores);
+        let side = pos.side;
+        let prev = if ply > 0 { self.plies[ply - 1].current } else { None };
+        let counter = self.history.counter(side, prev.as_ref());
+        order::score(ev, p, pos, turns, tt_turn, &self.plies[ply].killers, counter, &self.history, &mut scores);
         let mut best = (-INFINITY, None);
         let mut searched = 0;
-        let side = pos.side;
         for i in 0..turns.len() {
             order::pick(turns, &mut scores, i);
             let t = turns[i];
@@ -410,6 +415,7 @@ impl Core {
             if !self.make(p, pos, &t)? {
                 continue;
             }
+            self.plies[ply].current = Some(t);
             let checks = p.royal_safety && pos.in_check(p, pos.side);
             // A futile quiet turn is played only to see whether it checks (a mate behind it).
             if quiet
@@ -446,7 +452,14 @@ impl Core {
                 if alpha >= beta {
                     if capture_move(&t).is_none() {
                         order::add_killer(&mut self.plies[ply].killers, t);
-                        self.history.reward(side, &t, depth);
+                        self.history.reward(side, &t, depth, true);
+                        self.history.set_counter(side, prev.as_ref(), t);
+                        // The quiet turns tried before it did not cut: they lose history.
+                        for u in &turns[..i] {
+                            if capture_move(u).is_none() {
+                                self.history.reward(side, u, depth, false);
+                            }
+                        }
                     }
                     break;
                 }
@@ -577,7 +590,7 @@ impl Core {
         // without changing what is taken. Variants of one move are generated together.
         turns.dedup_by_key(|t| capture_move(t));
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
-        order::score(ev, p, pos, turns, None, &[None, None], &self.history, &mut scores);
+        order::score(ev, p, pos, turns, None, &[None, None], None, &self.history, &mut scores);
         for i in 0..turns.len() {
             order::pick(turns, &mut scores, i);
             let t = turns[i];
