@@ -6,15 +6,14 @@
 
 use super::eval::Evaluator;
 use super::limits::{INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY};
-use super::order::{self, HISTORY_MAX, History, QUIET_BELOW, capture_move};
+use super::order::{self, History, QUIET_BELOW, capture_move};
 use super::tt::{Bound, Table};
 use crate::engine::position::mflag;
 use crate::engine::turn::Turn;
 use crate::engine::{GameOver, Move, Position};
 use crate::play::turngen::{self, PlayError};
-use crate::preset::{EndRule, Preset};
+use crate::preset::Preset;
 use crate::script::ScriptError;
-use crate::syntax::ast::Outcome;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -81,12 +80,6 @@ pub struct Core {
     may_stop: bool,
     /// Set by another thread (an engine protocol's `stop`) to end the search as a limit would.
     pub stop: Option<Arc<AtomicBool>>,
-    /// The length of the position's history at the root: positions after it were reached by
-    /// the search.
-    root_history: usize,
-    /// The preset draws by repetition: a position the search reaches again is scored a draw at
-    /// once (the side that could avoid it would, and the side that wants it can repeat again).
-    repetition_draws: bool,
 }
 
 /// The score of a finished game for the side to move, `ply` plies from the root.
@@ -112,8 +105,6 @@ impl Core {
             start: Instant::now(),
             may_stop: false,
             stop: None,
-            root_history: 0,
-            repetition_draws: false,
         }
     }
 
@@ -124,7 +115,6 @@ impl Core {
         self.nodes = 0;
         self.may_stop = false;
         self.last_score = None;
-        self.tt.new_search();
         self.history.age();
         for p in &mut self.plies {
             p.killers = [None, None];
@@ -142,8 +132,6 @@ impl Core {
     pub fn iterate(&mut self, ev: &mut Evaluator, p: &Preset, pos: &mut Position, depth: i32) -> R<i32> {
         self.may_stop = depth > 1;
         self.history.fit(p, pos);
-        self.root_history = pos.history.len();
-        self.repetition_draws = p.ends.iter().any(|r| matches!(r, EndRule::Repetition(_, Outcome::Draws)));
         let (mut lo, mut hi) = (-INFINITY, INFINITY);
         if depth >= 4
             && let Some(last) = self.last_score
@@ -231,14 +219,6 @@ impl Core {
         Ok(true)
     }
 
-    /// Whether this position, the side to move the same, occurred since the root (within the
-    /// reversible turns since the last capture or pawn move).
-    fn repeated_in_search(&self, pos: &Position) -> bool {
-        let n = pos.history.len();
-        let back = (pos.halfmove as usize).min(n.saturating_sub(self.root_history));
-        (2..=back).step_by(2).any(|k| pos.history[n - k] == pos.hash)
-    }
-
     /// Every legal turn of the side to move into `out`, through the engine's generator.
     fn generate(&mut self, p: &Preset, pos: &mut Position, out: &mut Vec<Turn>) -> R<()> {
         out.clear();
@@ -276,9 +256,6 @@ impl Core {
     ) -> R<i32> {
         self.tick()?;
         self.plies[ply].pv.clear();
-        if ply > 0 && self.repetition_draws && self.repeated_in_search(pos) {
-            return Ok(0);
-        }
         if ply > 0
             && let Some(over) = crate::play::end::terminal(pos, p)?
         {
@@ -456,12 +433,9 @@ impl Core {
                 }
                 continue;
             }
-            // Late quiet turns are searched less deep, the more so the later and the deeper; less
-            // in principal-variation nodes and for turns with a good history (their ordering
-            // score), more for a bad one.
+            // Late quiet turns are searched less deep, the more so the later and the deeper.
             let reduce = if searched >= LMR_AFTER && depth >= 2 && quiet && !in_check && !checks {
-                let adjust = -i32::from(beta - alpha > 1) - scores[i] / (HISTORY_MAX / 2);
-                (lmr(depth, searched) + adjust).clamp(0, (depth - 2).max(1))
+                lmr(depth, searched)
             } else {
                 0
             };

@@ -20,7 +20,7 @@ const BAD_CAPTURE: i32 = 1 << 19;
 /// Turns scored below this are quiet (their scores are history counts): the ones reduced late.
 pub const QUIET_BELOW: i32 = BAD_CAPTURE;
 /// History counts stay below this (halved when one would pass it).
-pub const HISTORY_MAX: i32 = BAD_CAPTURE / 2;
+const HISTORY_MAX: i32 = BAD_CAPTURE / 2;
 /// A royal piece taken outranks any other victim (its declared value is often 0).
 const ROYAL_VICTIM: i32 = 1 << 16;
 
