@@ -8,6 +8,7 @@ use super::eval::Evaluator;
 use super::limits::{INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY};
 use super::order::{self, History, QUIET_BELOW, capture_move};
 use super::tt::{Bound, Table};
+use crate::engine::position::mflag;
 use crate::engine::turn::Turn;
 use crate::engine::{GameOver, Move, Position};
 use crate::play::turngen::{self, PlayError};
@@ -59,6 +60,8 @@ struct PlyData {
     pv: Vec<Turn>,
     /// The turn into this ply was a null move (no two in a row).
     null: bool,
+    /// The turn being tried at this ply (none: a null move), which the next ply answers.
+    current: Option<Turn>,
 }
 
 /// The searcher: its table survives between searches (within one game).
@@ -193,6 +196,29 @@ impl Core {
         Ok(())
     }
 
+    /// The legal captures (and en passant) of the side to move into `out`, for quiescence out of
+    /// check: pseudo-legal moves, the captures kept, and only those tried for legality (most of a
+    /// full generation's cost is the legality of the quiet moves quiescence throws away). Where
+    /// drops are compulsory, or turns run scripts, the full list decides (a capture is illegal
+    /// when a drop exists); false when it found the side with no legal turn at all.
+    fn generate_captures(&mut self, p: &Preset, pos: &mut Position, out: &mut Vec<Turn>) -> R<bool> {
+        if p.script.active || p.must_drop {
+            self.generate(p, pos, out)?;
+            if out.is_empty() {
+                return Ok(false);
+            }
+            out.retain(|t| capture_move(t).is_some());
+            return Ok(true);
+        }
+        out.clear();
+        self.moves.clear();
+        pos.pseudo_moves(p, &mut self.moves);
+        self.moves.retain(|m| m.flags & (mflag::CAPTURE | mflag::EP) != 0);
+        pos.keep_legal(p, &mut self.moves);
+        out.extend(self.moves.iter().map(|&m| Turn::single(m)));
+        Ok(true)
+    }
+
     /// Every legal turn of the side to move into `out`, through the engine's generator.
     fn generate(&mut self, p: &Preset, pos: &mut Position, out: &mut Vec<Turn>) -> R<()> {
         out.clear();
@@ -320,6 +346,7 @@ impl Core {
             return Ok(None);
         }
         let reduce = 3 + depth / 4;
+        self.plies[ply].current = None;
         pos.begin_turn();
         pos.end_turn(p);
         self.plies[ply + 1].null = true;
@@ -375,10 +402,12 @@ impl Core {
             return Ok((over_score(&pos.no_moves_result(p), pos, ply), None));
         }
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
-        order::score(ev, p, pos, turns, tt_turn, &self.plies[ply].killers, &self.history, &mut scores);
+        let side = pos.side;
+        let prev = if ply > 0 { self.plies[ply - 1].current } else { None };
+        let counter = self.history.counter(side, prev.as_ref());
+        order::score(ev, p, pos, turns, tt_turn, &self.plies[ply].killers, counter, &self.history, &mut scores);
         let mut best = (-INFINITY, None);
         let mut searched = 0;
-        let side = pos.side;
         for i in 0..turns.len() {
             order::pick(turns, &mut scores, i);
             let t = turns[i];
@@ -386,6 +415,7 @@ impl Core {
             if !self.make(p, pos, &t)? {
                 continue;
             }
+            self.plies[ply].current = Some(t);
             let checks = p.royal_safety && pos.in_check(p, pos.side);
             // A futile quiet turn is played only to see whether it checks (a mate behind it).
             if quiet
@@ -422,7 +452,14 @@ impl Core {
                 if alpha >= beta {
                     if capture_move(&t).is_none() {
                         order::add_killer(&mut self.plies[ply].killers, t);
-                        self.history.reward(side, &t, depth);
+                        self.history.reward(side, &t, depth, true);
+                        self.history.set_counter(side, prev.as_ref(), t);
+                        // The quiet turns tried before it did not cut: they lose history.
+                        for u in &turns[..i] {
+                            if capture_move(u).is_none() {
+                                self.history.reward(side, u, depth, false);
+                            }
+                        }
                     }
                     break;
                 }
@@ -530,24 +567,30 @@ impl Core {
                 return Ok(stand);
             }
         }
-        self.generate(p, pos, turns)?;
-        if turns.is_empty() {
-            return Ok(over_score(&pos.no_moves_result(p), pos, ply));
-        }
         if checked {
+            self.generate(p, pos, turns)?;
+            if turns.is_empty() {
+                return Ok(over_score(&pos.no_moves_result(p), pos, ply));
+            }
             stand = ev.evaluate(p, pos)?;
             if stand >= beta || qdepth >= max_qdepth || ply >= MAX_PLY {
                 return Ok(stand);
             }
+            turns.retain(|t| capture_move(t).is_some());
+        } else {
+            // Out of check, where only captures are listed, a side with no legal turn at all
+            // (stalemate) stands pat, as it did when the evaluation saw no capture.
+            if !self.generate_captures(p, pos, turns)? {
+                return Ok(over_score(&pos.no_moves_result(p), pos, ply));
+            }
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        turns.retain(|t| capture_move(t).is_some());
         // Each capture once: the turn's other parts (a square built, say) multiply the tree
         // without changing what is taken. Variants of one move are generated together.
         turns.dedup_by_key(|t| capture_move(t));
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
-        order::score(ev, p, pos, turns, None, &[None, None], &self.history, &mut scores);
+        order::score(ev, p, pos, turns, None, &[None, None], None, &self.history, &mut scores);
         for i in 0..turns.len() {
             order::pick(turns, &mut scores, i);
             let t = turns[i];

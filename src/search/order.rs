@@ -1,6 +1,7 @@
 //! Move ordering: the table's turn first, then captures that do not lose material (most valuable
-//! victim, least valuable attacker), promotions, killer turns, captures that lose material at once
-//! (a one-exchange static exchange test), and quiet turns by their history of cutoffs.
+//! victim, least valuable attacker), promotions, killer turns, the counter turn, captures that
+//! lose material at once (a one-exchange static exchange test), and quiet turns by their history
+//! of cutoffs.
 
 use super::eval::Evaluator;
 use crate::engine::board::cell;
@@ -33,11 +34,14 @@ pub fn capture_move(t: &Turn) -> Option<Move> {
 }
 
 /// Quiet turns that caused cutoffs, by side and the first part's from and to squares (a drop:
-/// the piece code and its square), weighted by the depth squared.
+/// the piece code and its square), weighted by the depth squared; quiet turns tried before a
+/// cutoff lose as much. Also the counter turn: the quiet turn that last refuted each turn (by the
+/// same index of the turn before it).
 #[derive(Default)]
 pub struct History {
     cells: usize,
     table: Vec<i32>,
+    counters: Vec<Option<Turn>>,
 }
 
 impl History {
@@ -47,6 +51,7 @@ impl History {
         if self.cells != cells {
             self.cells = cells;
             self.table = vec![0; 2 * cells * cells];
+            self.counters = vec![None; 2 * cells * cells];
         }
     }
 
@@ -70,12 +75,29 @@ impl History {
         self.index(side, t).map_or(0, |i| self.table[i])
     }
 
-    pub fn reward(&mut self, side: Side, t: &Turn, depth: i32) {
+    /// A quiet turn caused a cutoff at `depth` (`good`), or was tried before one (not `good`).
+    /// Counts move toward plus or minus `HISTORY_MAX` and slow down as they near it, so that
+    /// they stay within it and recent cutoffs still count.
+    pub fn reward(&mut self, side: Side, t: &Turn, depth: i32, good: bool) {
         if let Some(i) = self.index(side, t) {
-            self.table[i] += depth * depth;
-            if self.table[i] >= HISTORY_MAX {
-                self.table.iter_mut().for_each(|v| *v /= 2);
-            }
+            let b = (depth * depth).min(HISTORY_MAX / 64);
+            let b = if good { b } else { -b };
+            let v = &mut self.table[i];
+            *v += b - (*v as i64 * b.abs() as i64 / HISTORY_MAX as i64) as i32;
+        }
+    }
+
+    /// The counter turn recorded for an answer to `prev` (played by `side`'s opponent).
+    #[inline]
+    pub fn counter(&self, side: Side, prev: Option<&Turn>) -> Option<Turn> {
+        let i = self.index(side.other(), prev?)?;
+        self.counters[i]
+    }
+
+    /// `t` refuted `prev` (played by `side`'s opponent).
+    pub fn set_counter(&mut self, side: Side, prev: Option<&Turn>, t: Turn) {
+        if let Some(i) = prev.and_then(|pt| self.index(side.other(), pt)) {
+            self.counters[i] = Some(t);
         }
     }
 }
@@ -89,6 +111,7 @@ pub fn score(
     turns: &[Turn],
     tt: Option<Turn>,
     killers: &[Option<Turn>; 2],
+    counter: Option<Turn>,
     history: &History,
     out: &mut Vec<i32>,
 ) {
@@ -108,6 +131,8 @@ pub fn score(
                 KILLER + 1
             } else if killers[1] == Some(*t) {
                 KILLER
+            } else if counter == Some(*t) {
+                KILLER - 1
             } else {
                 history.get(pos.side, t)
             };
