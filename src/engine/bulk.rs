@@ -69,22 +69,10 @@ pub fn tables(preset: &Preset) -> Option<BitTables> {
     Some(t)
 }
 
-/// The squares a step with these flags may reach among `to`: any but the mover's own, empty ones,
-/// or enemy ones.
-#[inline(always)]
-fn reachable(flags: u8, to: Bits, own: Bits, empty: Bits, enemy: Bits) -> Bits {
-    match flags & (flag::MOVE | flag::CAPTURE) {
-        f if f == flag::MOVE | flag::CAPTURE => to & !own,
-        flag::MOVE => to & empty,
-        flag::CAPTURE => to & enemy,
-        _ => 0,
-    }
-}
-
 /// The squares the piece of `k` on bit `b` could capture on, with `occ` the pieces on the board;
 /// `unmoved` tells whether it has moved (asked only for initial moves).
-#[inline]
 /// Rides that cannot reach `interest` are not followed.
+#[inline]
 fn attacks(t: &BitTables, k: &KindBits, b: usize, unmoved: impl Fn() -> bool, occ: Bits, interest: Bits) -> Bits {
     let mut a = k.any[b & 63] | k.take[b & 63];
     if k.cap_dirs != 0 {
@@ -244,29 +232,8 @@ impl Position {
             while at != 0 {
                 let b = at.trailing_zeros() as usize & 63;
                 at &= at - 1;
-                let mut to = (k.any[b] & !own) | (k.quiet[b] & empty) | (k.take[b] & enemy);
-                if k.friendly {
-                    // The mover's own pieces but its royal one (the only one: see above).
-                    to |= k.friend[b] & own & !(1 << kb);
-                }
-                if k.rides_any {
-                    let mut rides = 0;
-                    for &(d, _) in &k.rides {
-                        rides |= t.ride(d as usize, b, occ);
-                    }
-                    to |= rides & !own;
-                } else {
-                    for &(d, fl) in &k.rides {
-                        to |= reachable(fl, t.ride(d as usize, b, occ), own, empty, enemy);
-                    }
-                }
-                if k.has_specials {
-                    for sp in t.specials(k, b) {
-                        if sp.path & occ == 0 && (!sp.initial || self.unmoved_at(t, b)) {
-                            to |= reachable(sp.flags, 1 << sp.to, own, empty, enemy);
-                        }
-                    }
-                }
+                // Leaps onto the mover's own pieces spare its royal one (the only one: see above).
+                let mut to = t.targets(k, b, || self.unmoved_at(t, b), own, enemy, empty, 1 << kb);
                 if b == kb {
                     to &= !attacked;
                 } else {
@@ -326,18 +293,7 @@ impl Position {
             while at != 0 {
                 let b = at.trailing_zeros() as usize & 63;
                 at &= at - 1;
-                let mut to = (k.any[b] & !own) | (k.quiet[b] & empty) | (k.take[b] & enemy);
-                if k.friendly {
-                    to |= k.friend[b] & own & !royals;
-                }
-                for &(d, fl) in &k.rides {
-                    to |= reachable(fl, t.ride(d as usize, b, occ), own, empty, enemy);
-                }
-                for sp in t.specials(k, b) {
-                    if sp.path & occ == 0 && (!sp.initial || self.unmoved_at(t, b)) {
-                        to |= reachable(sp.flags, 1 << sp.to, own, empty, enemy);
-                    }
-                }
+                let to = t.targets(k, b, || self.unmoved_at(t, b), own, enemy, empty, royals);
                 n += u64::from(to.count_ones());
                 if k.zone != 0 {
                     let mut promo = if k.leaving && (k.zone >> b) & 1 != 0 { to } else { to & k.zone };

@@ -14,29 +14,8 @@ impl Position {
         let mut checked = None;
         for sq in self.occupied_by(us) {
             let c = self.cells[sq.idx()];
-            let kind = cell::kind(c);
             let start = out.len();
-            if let Some(q) = &preset.movement.quick[us][kind] {
-                self.quick_moves(preset, sq, c, q, &mut checked, out);
-            } else {
-                let reach = &preset.movement.reach[us][kind];
-                for (i, s) in preset.movement.steps[us][kind].iter().enumerate() {
-                    let n = reach[i * preset.geo.cells + sq.idx()];
-                    if n == 0 || (s.flags & flag::INITIAL != 0 && !cell::unmoved(c)) {
-                        continue;
-                    }
-                    if s.calm && *checked.get_or_insert_with(|| self.in_check(preset, us)) {
-                        continue;
-                    }
-                    self.step_moves(preset, sq, kind, s, n, out);
-                }
-            }
-            if (preset.movement.ray_pieces >> cell::code(c)) & 1 != 0 {
-                for r in &preset.movement.rays[us][kind][sq.idx()] {
-                    self.ray_moves(preset, sq, kind, r, out);
-                }
-                dedup_from(out, start);
-            }
+            self.square_moves(preset, sq, c, &mut checked, out);
             if let Some(g) = &preset.gating
                 && cell::unmoved(c)
                 && g[us][sq.idx()]
@@ -807,11 +786,28 @@ impl Position {
         if !cell::is_side(c, us) {
             return;
         }
+        self.square_moves(preset, sq, c, &mut None, out);
+        if preset.hand_promotion {
+            self.hand_promotions(preset, out);
+        }
+        if !preset.promo_limit.is_empty() {
+            out.retain(|m| {
+                m.promo == 0
+                    || m.flags & mflag::DROP != 0
+                    || self.counts[cell::code(m.promo) as usize] < preset.promo_limit[cell::code(m.promo) as usize]
+            });
+        }
+    }
+
+    /// The moves of the side to move's piece `c` on `sq` by its steps and rays (no gating,
+    /// promotions from hand or limits). `checked`: whether the mover is in check, asked once.
+    #[inline(always)]
+    fn square_moves(&self, preset: &Preset, sq: Sq, c: u8, checked: &mut Option<bool>, out: &mut Vec<Move>) {
+        let us = self.side;
         let kind = cell::kind(c);
         let start = out.len();
-        let mut checked = None;
         if let Some(q) = &preset.movement.quick[us][kind] {
-            self.quick_moves(preset, sq, c, q, &mut checked, out);
+            self.quick_moves(preset, sq, c, q, checked, out);
         } else {
             let reach = &preset.movement.reach[us][kind];
             for (i, s) in preset.movement.steps[us][kind].iter().enumerate() {
@@ -830,16 +826,6 @@ impl Position {
                 self.ray_moves(preset, sq, kind, r, out);
             }
             dedup_from(out, start);
-        }
-        if preset.hand_promotion {
-            self.hand_promotions(preset, out);
-        }
-        if !preset.promo_limit.is_empty() {
-            out.retain(|m| {
-                m.promo == 0
-                    || m.flags & mflag::DROP != 0
-                    || self.counts[cell::code(m.promo) as usize] < preset.promo_limit[cell::code(m.promo) as usize]
-            });
         }
     }
 

@@ -3,9 +3,8 @@
 //! most 64 squares and the pieces move plainly ([`crate::engine::bitboard`]), by popcounts of
 //! each piece's target set: the same figures without the two move generations.
 
-use crate::engine::bitboard::{BitTables, Bits, KindBits, compile};
+use crate::engine::bitboard::{BitTables, Bits, compile};
 use crate::engine::board::cell;
-use crate::engine::movement::flag;
 use crate::engine::position::mflag;
 use crate::engine::{Move, Position, Side};
 use crate::preset::Preset;
@@ -172,13 +171,9 @@ impl AttackSets {
                     }
                 };
                 let b = t.bit_of[sq.idx()] as usize & 63;
-                let mut to = self.targets(k, b, cell::unmoved(cl), own, enemy, occ, empty);
-                takes |= to & enemy != 0;
-                if k.friendly {
-                    let friends = k.friend[b] & own & !royals;
-                    to |= friends;
-                    takes |= friends != 0;
-                }
+                let to = t.targets(k, b, || cell::unmoved(cl), own, enemy, empty, royals);
+                // Leaps onto the mover's own pieces (`d`) are captures too.
+                takes |= to & occ != 0;
                 let mut promo = 0;
                 if k.zone != 0 {
                     promo = if k.leaving && (k.zone >> b) & 1 != 0 { to } else { to & k.zone };
@@ -217,44 +212,5 @@ impl AttackSets {
         }
         pos.side = us;
         Some(c)
-    }
-
-    /// The squares the piece of `k` on bit `b` may move to (its own pieces' squares left out).
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn targets(&self, k: &KindBits, b: usize, unmoved: bool, own: Bits, enemy: Bits, occ: Bits, empty: Bits) -> Bits {
-        let t = &self.t;
-        let mut to = (k.any[b] & !own) | (k.quiet[b] & empty) | (k.take[b] & enemy);
-        if k.rides_any {
-            let mut rides = 0;
-            for &(d, _) in &k.rides {
-                rides |= t.ride(d as usize, b, occ);
-            }
-            to |= rides & !own;
-        } else {
-            for &(d, fl) in &k.rides {
-                to |= reachable(fl, t.ride(d as usize, b, occ), own, empty, enemy);
-            }
-        }
-        if k.has_specials {
-            for sp in t.specials(k, b) {
-                if sp.path & occ == 0 && (!sp.initial || unmoved) {
-                    to |= reachable(sp.flags, 1 << sp.to, own, empty, enemy);
-                }
-            }
-        }
-        to
-    }
-}
-
-/// The squares a step with these flags may reach among `to`: any but the mover's own, empty
-/// ones, or enemy ones.
-#[inline(always)]
-fn reachable(flags: u8, to: Bits, own: Bits, empty: Bits, enemy: Bits) -> Bits {
-    match flags & (flag::MOVE | flag::CAPTURE) {
-        f if f == flag::MOVE | flag::CAPTURE => to & !own,
-        flag::MOVE => to & empty,
-        flag::CAPTURE => to & enemy,
-        _ => 0,
     }
 }
