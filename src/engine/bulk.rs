@@ -121,7 +121,9 @@ impl Position {
         if t.unfit.iter().any(|&c| self.counts[c as usize] != 0) {
             return None;
         }
-        if !preset.royal_safety {
+        // With no royal kind at all (and no castling, which the pseudo count leaves to the list)
+        // every move the pieces can make is legal too.
+        if !preset.royal_safety || (preset.castles.is_empty() && !self.has_royal_kinds()) {
             return self.count_pseudo(preset, t);
         }
         let us = self.side;

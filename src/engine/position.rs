@@ -239,6 +239,12 @@ impl Position {
         (self.royal_codes >> cell::code(c)) & 1 != 0
     }
 
+    /// Whether any kind of either side is royal.
+    #[inline]
+    pub fn has_royal_kinds(&self) -> bool {
+        self.royal_codes != 0
+    }
+
     /// Put a cell value on a square, keeping hash, counts and royal squares in step; recorded for unmake.
     #[inline]
     pub fn set(&mut self, z: &Zobrist, sq: Sq, new: u8) {
