@@ -98,6 +98,18 @@ impl BitTables {
         ray & !dir.ray[first as usize & 63]
     }
 
+    /// Of the squares `to` that the piece of `k` on bit `b` moves to, those where it promotes
+    /// (each counts `k.mult` moves): all of them when it leaves the zone and leaving promotes,
+    /// else those in the zone; only captures where it promotes on capture alone.
+    #[inline(always)]
+    pub fn promotions(k: &KindBits, b: usize, to: Bits, enemy: Bits) -> Bits {
+        if k.zone == 0 {
+            return 0;
+        }
+        let promo = if k.leaving && (k.zone >> (b & 63)) & 1 != 0 { to } else { to & k.zone };
+        if k.on_capture { promo & enemy } else { promo }
+    }
+
     /// The specials of a kind from bit `b`.
     #[inline]
     pub fn specials<'a>(&self, k: &'a KindBits, b: usize) -> &'a [Special] {

@@ -248,15 +248,8 @@ impl Position {
                         }
                     }
                 }
-                if k.zone == 0 {
-                    n += u64::from(to.count_ones());
-                    continue;
-                }
-                let mut promo = if k.leaving && (k.zone >> b) & 1 != 0 { to } else { to & k.zone };
-                if k.on_capture {
-                    promo &= enemy;
-                }
                 n += u64::from(to.count_ones());
+                let promo = BitTables::promotions(k, b, to, enemy);
                 if promo != 0 {
                     n = n + u64::from(promo.count_ones()) * u64::from(k.mult) - u64::from(promo.count_ones());
                 }
@@ -297,11 +290,8 @@ impl Position {
                 at &= at - 1;
                 let to = t.targets(k, b, || self.unmoved_at(t, b), own, enemy, empty, royals);
                 n += u64::from(to.count_ones());
-                if k.zone != 0 {
-                    let mut promo = if k.leaving && (k.zone >> b) & 1 != 0 { to } else { to & k.zone };
-                    if k.on_capture {
-                        promo &= enemy;
-                    }
+                let promo = BitTables::promotions(k, b, to, enemy);
+                if promo != 0 {
                     n = n + u64::from(promo.count_ones()) * u64::from(k.mult) - u64::from(promo.count_ones());
                 }
             }

@@ -31,11 +31,16 @@ impl Position {
         if preset.movement.pass_kinds != 0 {
             self.pass_moves(preset, out);
         }
+        self.promotion_rules(preset, out);
+    }
+
+    /// Promotions from hand made into one move per piece offered, and `to lost` applied: no
+    /// promotion to a kind the side still has all of.
+    fn promotion_rules(&self, preset: &Preset, out: &mut Vec<Move>) {
         if preset.hand_promotion {
             self.hand_promotions(preset, out);
         }
         if !preset.promo_limit.is_empty() {
-            // `to lost`: no promotion to a kind the side still has all of.
             out.retain(|m| {
                 m.promo == 0
                     || m.flags & mflag::DROP != 0
@@ -787,16 +792,7 @@ impl Position {
             return;
         }
         self.square_moves(preset, sq, c, &mut None, out);
-        if preset.hand_promotion {
-            self.hand_promotions(preset, out);
-        }
-        if !preset.promo_limit.is_empty() {
-            out.retain(|m| {
-                m.promo == 0
-                    || m.flags & mflag::DROP != 0
-                    || self.counts[cell::code(m.promo) as usize] < preset.promo_limit[cell::code(m.promo) as usize]
-            });
-        }
+        self.promotion_rules(preset, out);
     }
 
     /// The moves of the side to move's piece `c` on `sq` by its steps and rays (no gating,

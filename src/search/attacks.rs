@@ -174,13 +174,7 @@ impl AttackSets {
                 let to = t.targets(k, b, || cell::unmoved(cl), own, enemy, empty, royals);
                 // Leaps onto the mover's own pieces (`d`) are captures too.
                 takes |= to & occ != 0;
-                let mut promo = 0;
-                if k.zone != 0 {
-                    promo = if k.leaving && (k.zone >> b) & 1 != 0 { to } else { to & k.zone };
-                    if k.on_capture {
-                        promo &= enemy;
-                    }
-                }
+                let promo = BitTables::promotions(k, b, to, enemy);
                 // Popcounts only where there is something to count (most pieces are far from the
                 // enemy royal piece and from promotion).
                 moves += to.count_ones() as i32;
