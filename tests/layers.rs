@@ -35,6 +35,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "engine::betza",
             "engine::movement",
             "engine::bitboard",
+            "engine::slides",
         ],
     ),
     ("script data", &["script::table", "script::value", "script::ir", "script::inert", "script::reads"]),

@@ -5,6 +5,7 @@
 use super::board::{Geometry, Sq, cell};
 use super::movement::{Movement, Step, flag};
 use super::side::{BySide, Side};
+use super::slides;
 
 /// A set of squares, bit `rank * files + file`.
 pub type Bits = u64;
@@ -60,6 +61,8 @@ pub struct KindBits {
     pub mult: u32,
     pub leaving: bool,
     pub on_capture: bool,
+    /// Its rides looked up in tables ([`super::slides`]).
+    pub slide: slides::Slide,
 }
 
 /// The bitboard tables of a preset: `None` kinds move in ways these tables do not describe.
@@ -82,6 +85,8 @@ pub struct BitTables {
     /// Per side, the squares its castlings must find unattacked or bring pieces to (filled by
     /// `engine::bulk`).
     pub castle_zone: BySide<Bits>,
+    /// The groups of lines whose rides are looked up in tables ([`super::slides`]).
+    pub lines: slides::Lines,
 }
 
 impl BitTables {
@@ -141,8 +146,17 @@ impl BitTables {
         }
         if k.rides_any {
             let mut rides = 0;
-            for &(d, _) in &k.rides {
-                rides |= self.ride(d as usize, b, occ);
+            let mut walk = k.slide.dirs;
+            if k.slide.n != 0
+                && let Some(s) = self.slides()
+            {
+                rides = s.slide(&k.slide, b, occ);
+                walk = k.slide.rest;
+            }
+            while walk != 0 {
+                let d = walk.trailing_zeros() as usize;
+                walk &= walk - 1;
+                rides |= self.ride(d, b, occ);
             }
             to |= rides & !own;
         } else {
@@ -209,6 +223,7 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
         lame_caps: BySide::new(false, false),
         unfit: Vec::new(),
         castle_zone: BySide::new(0, 0),
+        lines: Default::default(),
     };
     let mut dir_keys: Vec<(i8, i8)> = Vec::new();
     let mut dir_index = |t: &mut BitTables, d: (i8, i8)| -> Option<u8> {
@@ -267,6 +282,7 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
                 mult: 0,
                 leaving: false,
                 on_capture: false,
+                slide: Default::default(),
             };
             let mut specials: Vec<Vec<Special>> = vec![Vec::new(); n];
             let mut ok = true;
@@ -355,7 +371,43 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
             t.kinds[side].push(Some(k));
         }
     }
+    assign_slides(&mut t);
     any_kind.then_some(t)
+}
+
+/// Groups the rides of the tables' kinds for [`super::slides`] and tells each kind its groups.
+fn assign_slides(t: &mut BitTables) {
+    let dirs = |k: &KindBits| k.rides.iter().fold(0u64, |m, &(d, _)| m | 1u64 << (d & 63));
+    let any: Vec<u64> =
+        t.kinds.0.iter().flatten().flatten().filter(|k| k.rides_any).map(dirs).filter(|&d| d != 0).collect();
+    let lines = {
+        let t = &*t;
+        let ray = |d: usize, b: usize| (t.dirs[d & 63].ray[b & 63], t.dirs[d & 63].up);
+        slides::plan(t.n_dirs, &any, |g| (0..t.squares).map(|b| 1usize << slides::mask(g, b, &ray).count_ones()).sum())
+    };
+    for k in t.kinds.0.iter_mut().flatten().flatten() {
+        k.slide = lines.slide(dirs(k), k.rides_any);
+    }
+    t.lines = lines;
+}
+
+impl BitTables {
+    /// The ride tables ([`super::slides`]), built on first use; `None` without PEXT or groups.
+    #[inline]
+    pub fn slides(&self) -> Option<&slides::Table> {
+        self.lines.table(|groups| {
+            let ray = |d: usize, b: usize| (self.dirs[d & 63].ray[b & 63], self.dirs[d & 63].up);
+            let walk = |mut g: u64, b: usize, occ: Bits| {
+                let mut to = 0;
+                while g != 0 {
+                    to |= self.ride(g.trailing_zeros() as usize, b, occ);
+                    g &= g - 1;
+                }
+                to
+            };
+            slides::Table::build(groups, self.squares, |g, b| slides::mask(g, b, &ray), walk)
+        })
+    }
 }
 
 /// Files and ranks of a mailbox delta split as `delta % stride`, `delta / stride` (both truncated).

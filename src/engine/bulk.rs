@@ -72,13 +72,23 @@ pub fn tables(preset: &Preset) -> Option<BitTables> {
 /// The squares the piece of `k` on bit `b` could capture on, with `occ` the pieces on the board;
 /// `unmoved` tells whether it has moved (asked only for initial moves).
 /// Rides that cannot reach `interest` are not followed.
-#[inline]
+/// Rides with tables ([`super::slides`]) are looked up whatever their reach.
+#[inline(always)]
 fn attacks(t: &BitTables, k: &KindBits, b: usize, unmoved: impl Fn() -> bool, occ: Bits, interest: Bits) -> Bits {
     let mut a = k.any[b & 63] | k.take[b & 63];
     if k.cap_dirs != 0 {
-        for &(d, fl) in &k.rides {
-            if fl & flag::CAPTURE != 0 && t.dirs[d as usize & 63].ray[b & 63] & interest != 0 {
-                a |= t.ride(d as usize, b, occ);
+        let mut walk = k.cap_dirs;
+        if k.slide.n != 0
+            && let Some(s) = t.slides()
+        {
+            a |= s.slide(&k.slide, b, occ);
+            walk &= k.slide.rest;
+        }
+        while walk != 0 {
+            let d = walk.trailing_zeros() as usize;
+            walk &= walk - 1;
+            if t.dirs[d & 63].ray[b & 63] & interest != 0 {
+                a |= t.ride(d, b, occ);
             }
         }
     }
@@ -114,6 +124,24 @@ impl Position {
     /// preset's bitboards, scripts or not: for a scripted preset, the candidates of a move part
     /// (see `play::leafcount`). `None` as for [`Position::count_legal`].
     pub fn count_moves(&mut self, preset: &Preset) -> Option<u64> {
+        #[cfg(target_arch = "x86_64")]
+        if super::slides::fast_cpu() {
+            // SAFETY: `fast_cpu` found the features this build of the count uses.
+            return unsafe { self.count_moves_fast(preset) };
+        }
+        self.count_moves_in(preset)
+    }
+
+    /// [`Position::count_moves`] compiled for a CPU with POPCNT, BMI1/2 and LZCNT: the popcounts,
+    /// bit scans and the ride tables' PEXT become single instructions.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    fn count_moves_fast(&mut self, preset: &Preset) -> Option<u64> {
+        self.count_moves_in(preset)
+    }
+
+    #[inline(always)]
+    fn count_moves_in(&mut self, preset: &Preset) -> Option<u64> {
         let t = preset.bits.as_ref()?;
         if self.counts[cell::HOLE as usize] != 0 {
             return None;
@@ -265,6 +293,7 @@ impl Position {
 
     /// [`Position::count_moves`] without royal safety: every move the pieces can make (a royal
     /// piece may be left attacked or taken); `None` with an en-passant square (left to the list).
+    #[inline(always)]
     fn count_pseudo(&self, preset: &Preset, t: &BitTables) -> Option<u64> {
         if self.ep.hashed {
             return None;

@@ -16,6 +16,7 @@ pub mod position;
 pub mod rules;
 pub mod sanity;
 pub mod side;
+pub mod slides;
 pub mod turn;
 pub mod typed;
 pub mod zobrist;
