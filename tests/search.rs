@@ -93,16 +93,6 @@ fn a_limit_stops_the_first_iteration_once_a_root_turn_is_scored() {
 }
 
 #[test]
-fn a_perpetual_check_is_a_draw_within_the_search() {
-    // White, a queen and a rook down, checks for ever: Qf6+ Kg8 Qg5+ Kh8 (each reply forced)
-    // repeats the root position four plies on. Depth 3 (with the check extensions) reaches that
-    // repetition but not the threefold one: the search scores it a draw where chess draws by
-    // repetition.
-    let (turn, score) = computer_plays("chess", "5r1k/5p1p/8/6Q1/8/8/q4PPP/6K1 w - - 0 1", Limits::depth(3));
-    assert_eq!((turn.as_str(), score), ("Q g5-f6", 0));
-}
-
-#[test]
 fn a_finished_game_has_no_best_turn() {
     let mut g = shipped("chess", Some("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"));
     let p = g.preset.clone();

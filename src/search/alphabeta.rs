@@ -1,8 +1,7 @@
 //! Iterative deepening negamax with alpha-beta: principal-variation search with aspiration
 //! windows at the root, a transposition table, null-move pruning, late-move reductions, check
-//! extensions, reverse futility, killer and history ordering, repetitions since the root scored
-//! as draws (where the preset draws by repetition), and quiescence on captures (losing captures
-//! pruned by a one-exchange static exchange test) and on every evasion when in check. Turns are generated and played through the engine's own
+//! extensions, reverse futility, killer and history ordering, and quiescence on captures (losing captures pruned by
+//! a one-exchange static exchange test). Turns are generated and played through the engine's own
 //! turn generator, so the search plays by every rule the preset's hooks enforce.
 
 use super::eval::Evaluator;
@@ -13,9 +12,8 @@ use crate::engine::position::mflag;
 use crate::engine::turn::Turn;
 use crate::engine::{GameOver, Move, Position};
 use crate::play::turngen::{self, PlayError};
-use crate::preset::{EndRule, Preset};
+use crate::preset::Preset;
 use crate::script::ScriptError;
-use crate::syntax::ast::Outcome;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -88,12 +86,6 @@ pub struct Core {
     first_best: Option<i32>,
     /// Set by another thread (an engine protocol's `stop`) to end the search as a limit would.
     pub stop: Option<Arc<AtomicBool>>,
-    /// The length of the position's history at the root: positions after it were reached by
-    /// the search.
-    root_history: usize,
-    /// The preset draws by repetition: a position the search reaches again is scored a draw at
-    /// once (the side that could avoid it would, and the side that wants it can repeat again).
-    repetition_draws: bool,
 }
 
 /// The score of a finished game for the side to move, `ply` plies from the root.
@@ -121,8 +113,6 @@ impl Core {
             can_stop: false,
             first_best: None,
             stop: None,
-            root_history: 0,
-            repetition_draws: false,
         }
     }
 
@@ -153,8 +143,6 @@ impl Core {
         self.may_stop = depth > 1;
         self.can_stop = depth > 1;
         self.history.fit(p, pos);
-        self.root_history = pos.history.len();
-        self.repetition_draws = p.ends.iter().any(|r| matches!(r, EndRule::Repetition(_, Outcome::Draws)));
         let (mut lo, mut hi) = (-INFINITY, INFINITY);
         if depth >= 4
             && let Some(last) = self.last_score
@@ -249,14 +237,6 @@ impl Core {
         Ok(true)
     }
 
-    /// Whether this position, the side to move the same, occurred since the root (within the
-    /// reversible turns since the last irreversible one).
-    fn repeated_in_search(&self, pos: &Position) -> bool {
-        let n = pos.history.len();
-        let back = (pos.halfmove as usize).min(n.saturating_sub(self.root_history));
-        (2..=back).step_by(2).any(|k| pos.history[n - k] == pos.hash)
-    }
-
     /// Every legal turn of the side to move into `out`, through the engine's generator.
     fn generate(&mut self, p: &Preset, pos: &mut Position, out: &mut Vec<Turn>) -> R<()> {
         out.clear();
@@ -298,9 +278,6 @@ impl Core {
     ) -> R<i32> {
         self.tick()?;
         self.plies[ply].pv.clear();
-        if ply > 0 && self.repetition_draws && self.repeated_in_search(pos) {
-            return Ok(0);
-        }
         if ply > 0
             && let Some(over) = crate::play::end::terminal(pos, p)?
         {
@@ -622,12 +599,11 @@ impl Core {
             if turns.is_empty() {
                 return Ok(over_score(&pos.no_moves_result(p), pos, ply));
             }
-            if qdepth >= max_qdepth || ply >= MAX_PLY {
-                return Ok(ev.evaluate(p, pos)?);
+            stand = ev.evaluate(p, pos)?;
+            if stand >= beta || qdepth >= max_qdepth || ply >= MAX_PLY {
+                return Ok(stand);
             }
-            // In check there is no standing pat: every evasion is tried, quiet ones too, so that
-            // a capture that gives check is answered as the rules allow (a mate is seen as one).
-            stand = -INFINITY;
+            turns.retain(|t| capture_move(t).is_some());
         } else {
             // Out of check, where only captures are listed, a side with no legal turn at all
             // (stalemate) stands pat, as it did when the evaluation saw no capture.
@@ -639,9 +615,7 @@ impl Core {
         let mut best = stand;
         // Each capture once: the turn's other parts (a square built, say) multiply the tree
         // without changing what is taken. Variants of one move are generated together.
-        if !checked {
-            turns.dedup_by_key(|t| capture_move(t));
-        }
+        turns.dedup_by_key(|t| capture_move(t));
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
         order::score(ev, p, pos, turns, None, &[None, None], None, &self.history, &mut scores);
         for i in 0..turns.len() {
@@ -669,10 +643,6 @@ impl Core {
             }
         }
         self.plies[ply].scores = scores;
-        if best == -INFINITY {
-            // In check, every evasion was refused on replay: as if there were none.
-            return Ok(over_score(&pos.no_moves_result(p), pos, ply));
-        }
         Ok(best)
     }
 }
