@@ -76,6 +76,23 @@ fn node_limits_are_deterministic() {
 }
 
 #[test]
+fn a_limit_stops_the_first_iteration_once_a_root_turn_is_scored() {
+    // Five nodes: the root and the first root turn's answer, then the limit. Before, the first
+    // iteration could not be stopped (chess: 21 nodes; Ruddigore's first iteration at one second
+    // was most of its time).
+    for name in ["chess", "ruddigore"] {
+        let mut g = shipped(name, None);
+        let p = g.preset.clone();
+        let r = best_turn(&p, &mut g.pos, &Limits { depth: Some(6), nodes: Some(5), time_ms: None }).unwrap();
+        assert_eq!((r.depth, r.nodes), (0, 5), "{name}: stopped within the first iteration");
+        let legal = legal_turns(&mut g.pos, &p).unwrap();
+        assert!(legal.contains(&r.turn), "{name}: {} is legal", r.text);
+        let full = best_turn(&p, &mut g.pos, &Limits::depth(1)).unwrap();
+        assert!(full.nodes > 5, "{name}: the whole first iteration takes {} nodes", full.nodes);
+    }
+}
+
+#[test]
 fn a_finished_game_has_no_best_turn() {
     let mut g = shipped("chess", Some("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1"));
     let p = g.preset.clone();

@@ -76,8 +76,14 @@ pub struct Core {
     last_score: Option<i32>,
     limits: Limits,
     start: Instant,
-    /// Whether limits may stop the search now (never during the first iteration).
+    /// Whether the search prunes as a limited one may (not in the first iteration, which is
+    /// full-width so that its answer is sound).
     may_stop: bool,
+    /// Whether limits may stop the search now: after the first iteration, or within it once a
+    /// root turn has been scored.
+    can_stop: bool,
+    /// The best root score of the first iteration so far, when it has one (see `first_best`).
+    first_best: Option<i32>,
     /// Set by another thread (an engine protocol's `stop`) to end the search as a limit would.
     pub stop: Option<Arc<AtomicBool>>,
 }
@@ -104,6 +110,8 @@ impl Core {
             limits: Limits::default(),
             start: Instant::now(),
             may_stop: false,
+            can_stop: false,
+            first_best: None,
             stop: None,
         }
     }
@@ -114,6 +122,8 @@ impl Core {
         self.start = Instant::now();
         self.nodes = 0;
         self.may_stop = false;
+        self.can_stop = false;
+        self.first_best = None;
         self.last_score = None;
         self.history.age();
         for p in &mut self.plies {
@@ -131,6 +141,7 @@ impl Core {
     /// it on the side that failed.
     pub fn iterate(&mut self, ev: &mut Evaluator, p: &Preset, pos: &mut Position, depth: i32) -> R<i32> {
         self.may_stop = depth > 1;
+        self.can_stop = depth > 1;
         self.history.fit(p, pos);
         let (mut lo, mut hi) = (-INFINITY, INFINITY);
         if depth >= 4
@@ -165,6 +176,7 @@ impl Core {
         depth: i32,
     ) -> R<Option<i32>> {
         self.may_stop = false;
+        self.can_stop = false;
         if !self.make(p, pos, t)? {
             return Ok(None);
         }
@@ -177,11 +189,17 @@ impl Core {
         &self.plies[0].pv
     }
 
+    /// The first iteration's best score so far, with its turn first in `pv()`, once a root turn
+    /// has been scored: what a search stopped within its first iteration answers.
+    pub fn first_best(&self) -> Option<i32> {
+        self.first_best
+    }
+
     /// Count a node and stop when a limit is reached (checked deterministically for node limits).
     #[inline]
     fn tick(&mut self) -> R<()> {
         self.nodes += 1;
-        if !self.may_stop {
+        if !self.can_stop {
             return Ok(());
         }
         if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
@@ -223,7 +241,11 @@ impl Core {
     fn generate(&mut self, p: &Preset, pos: &mut Position, out: &mut Vec<Turn>) -> R<()> {
         out.clear();
         if p.script.active {
-            out.extend(turngen::legal_turns(pos, p)?);
+            // Straight into the ply's buffer: `legal_turns` would build a new list to be copied.
+            turngen::for_each_turn(pos, p, &mut |_, t| {
+                out.push(*t);
+                Ok(())
+            })?;
         } else {
             pos.legal_moves(p, &mut self.moves);
             out.extend(self.moves.iter().map(|&m| Turn::single(m)));
@@ -449,6 +471,11 @@ impl Core {
             if score > alpha {
                 alpha = score;
                 self.set_pv(ply, t);
+                if ply == 0 && !self.may_stop {
+                    // The first iteration has a root turn: limits may stop it from now on.
+                    self.first_best = Some(score);
+                    self.can_stop = true;
+                }
                 if alpha >= beta {
                     if capture_move(&t).is_none() {
                         order::add_killer(&mut self.plies[ply].killers, t);

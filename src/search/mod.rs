@@ -140,7 +140,15 @@ impl Searcher {
                         break;
                     }
                 }
-                Err(Abort::Stop) => break,
+                Err(Abort::Stop) => {
+                    // Stopped within the first iteration: its best root turn so far.
+                    if found.is_none()
+                        && let Some(score) = core.first_best()
+                    {
+                        found = Some((core.pv().to_vec(), score, 0));
+                    }
+                    break;
+                }
                 Err(Abort::Script(e)) => return Err(script(e)),
             }
         }
