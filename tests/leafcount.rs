@@ -86,3 +86,54 @@ fn drops_of_a_scripted_turn_count_as_played() {
     check_preset("hooked crazyhouse", load(), Some("r3k3/8/8/8/1b6/8/8/4K2R[Pq] w K - 0 1"), 3);
     check_preset("hooked crazyhouse", load(), None, 3);
 }
+
+/// Ruddigore's curse, `if_possible remove or discard from sacrifices()`, is listed natively and
+/// counted at the last ply without listing (`FromSet`): at every node, the turns listed must be
+/// those (in the same order) the interpreter's list gives, with the same preset written so that
+/// the engine does not take the `from` apart (`sacrifices() + []`), and the count the played
+/// turns'. Pinned pieces that may not be sacrificed, discards from hand, odd (uncursed) moves, a
+/// check that a drop blocks, a move that captures (no curse).
+#[test]
+fn ruddigore_native_curse_equals_the_scripts() {
+    use herald::play::turngen::legal_turns;
+    let native = Arc::new(herald::check::load("ruddigore").expect("preset loads"));
+    let set = native.script.inert.from_set[1].as_ref().expect("the curse's `from` is listed natively");
+    assert!(set.turn_fields.is_some() && set.hand && set.kinds != 0);
+    let text = include_str!("../presets/ruddigore.preset").replace("from sacrifices()", "from sacrifices() + []");
+    assert_ne!(text, include_str!("../presets/ruddigore.preset"));
+    let scripted =
+        herald::check::load_text("scripted-ruddigore.preset", &text).unwrap_or_else(|e| panic!("{}", e.render()));
+    assert!(scripted.script.inert.from_set[1].is_none());
+    let scripted = Arc::new(scripted);
+
+    fn compare(native: &Arc<Preset>, scripted: &Arc<Preset>, pos: &mut Position, depth: usize) -> u64 {
+        let fen = herald::engine::fen::write(native, pos);
+        let mut other = Game::new(scripted.clone(), Some(&fen), None).expect("fen parses");
+        let listed = legal_turns(pos, native).expect("scripts run");
+        assert_eq!(listed, legal_turns(&mut other.pos, scripted).expect("scripts run"), "turns of {fen}");
+        assert_eq!(count_turns(pos, native).expect("scripts run"), listed.len() as u64, "count of {fen}");
+        let mut nodes = 1;
+        if depth > 1 {
+            for_each_turn(pos, native, &mut |p, _| {
+                nodes += compare(native, scripted, p, depth - 1);
+                Ok(())
+            })
+            .expect("scripts run");
+        }
+        nodes
+    }
+    let cases = [
+        (None, 2),
+        (Some("x3r3/8/8/8/8/8/4R3/4X3[Q] w - - 0 2"), 3),
+        (Some("x3r3/8/8/8/8/8/4R3/4X3[Q] w - - 0 3"), 3),
+        (Some("x7/8/8/8/1b6/8/3P4/4X3[Qr] w - - 0 2"), 2),
+        (Some("x7/8/8/8/8/3h4/8/1B2X3[Pq] w - - 0 4"), 2),
+        (Some("4x3/8/4q3/8/8/8/4P3/1H2X3[H] b - - 0 2"), 3),
+        (Some("4x3/8/8/8/8/8/8/r2X4[Qp] w - - 0 2"), 3),
+        (Some("rhbqxbhr/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/RHBQXBHR[p] w KQkq - 0 2"), 2),
+    ];
+    for (fen, depth) in cases {
+        let mut game = Game::new(native.clone(), fen, None).expect("fen parses");
+        assert!(compare(&native, &scripted, &mut game.pos, depth) > 1);
+    }
+}

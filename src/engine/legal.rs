@@ -17,6 +17,11 @@ impl Pins {
     pub(crate) fn contains(&self, sq: Sq) -> bool {
         self.squares[..self.n].contains(&sq)
     }
+
+    /// The squares (one may be listed for each line it blocks).
+    pub(crate) fn squares(&self) -> &[Sq] {
+        &self.squares[..self.n]
+    }
 }
 
 /// Words of a [`Guard`]: every board up to 26 files by 64 ranks, with its padding.

@@ -385,7 +385,7 @@ const MOVED: u128 = 0xFFFF | 0xFFFF << 16 | 0xFF << 48;
 /// A part's fields that a hook may read one by one, packed: squares in 16 bits, pieces and the
 /// kind in 8, whether it captures in 1.
 #[inline]
-fn packed(p: &PartVal) -> u128 {
+pub(crate) fn packed(p: &PartVal) -> u128 {
     p.from.idx() as u128
         | (p.to.idx() as u128) << 16
         | (p.captured_on.idx() as u128) << 32
@@ -398,7 +398,7 @@ fn packed(p: &PartVal) -> u128 {
 
 /// The bits of [`packed`] that hold the fields of `fields` (a bit per [`Field`]); `None` when
 /// another field (or the whole part) was read.
-fn packed_mask(fields: u32) -> Option<u128> {
+pub(crate) fn packed_mask(fields: u32) -> Option<u128> {
     let places = [
         (Field::From, 0xFFFFu128),
         (Field::To, 0xFFFF << 16),

@@ -11,7 +11,7 @@ use crate::engine::turn::{Turn, TurnPart, apply_raw};
 use crate::preset::Preset;
 use crate::script::builtins::move_part;
 use crate::script::hooks::{self, Call};
-use crate::script::ir::{Body, MAX_PARTS, PartSpec};
+use crate::script::ir::{Body, FromSet, MAX_PARTS, PartSpec};
 use crate::script::{PartVal, ScriptError, Value};
 use crate::syntax::script::PartKind;
 use std::sync::Arc;
@@ -67,6 +67,24 @@ struct Gen<'a> {
     /// with bitboards alone never runs it. Undoing the board to a mark made while it was still
     /// to run makes it to run again.
     deferred: bool,
+    /// Values of [`FromSet::empty_when`] found in this listing (the mover and the full-move
+    /// number fixed), by the fields of the turn's parts they read: Ruddigore's curse, once for
+    /// the moves that capture and once for the others, not after every move.
+    guards: [Option<GuardRun>; GUARDS],
+}
+
+/// Guard values a listing keeps; a new one replaces the oldest.
+const GUARDS: usize = 4;
+
+/// A [`FromSet::empty_when`] value: of part `part`, with `n` parts played so far, whose read
+/// fields packed (`memo::packed`) are `key`; with the steps its run took.
+#[derive(Clone, Copy)]
+struct GuardRun {
+    part: usize,
+    n: usize,
+    key: [u128; MAX_PARTS],
+    empty: bool,
+    steps: u64,
 }
 
 /// Call `visit` with the position after each legal turn (and the turn); the position is restored after.
@@ -245,6 +263,7 @@ impl<'a> Gen<'a> {
             from_cache: Default::default(),
             memos: Memos::default(),
             deferred: false,
+            guards: [None; GUARDS],
         }
     }
 
@@ -370,6 +389,12 @@ impl<'a> Gen<'a> {
         {
             self.counted += n;
             return Ok(true);
+        }
+        if self.leaf
+            && let Some((n, had)) = self.count_set(pos, i, kinds)?
+        {
+            self.counted += n;
+            return Ok(had);
         }
         let entry = self.safe_at;
         // Generated before `on before` runs, so that a hook asking for the legal moves gets them
@@ -529,6 +554,144 @@ impl<'a> Gen<'a> {
             return Err(self.too_many_tries(i, Some(spent)));
         }
         Ok(Some(n))
+    }
+
+    /// Part `i`'s `from` when the engine lists it natively (see [`FromSet`]).
+    fn set_of(&self, i: usize) -> Option<&'a FromSet> {
+        self.preset.script.inert.from_set.get(i).and_then(Option::as_ref)
+    }
+
+    /// Whether a [`FromSet`] offers nothing here: one of its conditions holds (they run as
+    /// the function's statements would, after the deferred `on turn_start`).
+    /// Kept for the listing (see [`Gen::guards`]) when it reads only what [`FromSet::turn_fields`]
+    /// says, and charged as if it ran whenever it is reused.
+    fn set_empty(&mut self, pos: &mut Position, i: usize, set: &'a FromSet) -> R<bool> {
+        let Some(body) = &set.empty_when else { return Ok(false) };
+        let parts = pos.current_parts();
+        let keyed = match set.turn_fields.and_then(super::memo::packed_mask) {
+            Some(mask) if parts.len() <= MAX_PARTS => {
+                let mut key = [0u128; MAX_PARTS];
+                for (k, p) in key.iter_mut().zip(parts) {
+                    *k = super::memo::packed(p) & mask;
+                }
+                Some((parts.len(), key))
+            }
+            _ => None,
+        };
+        if let Some((n, key)) = keyed
+            && let Some(g) = self.guards.iter().flatten().find(|g| g.part == i && g.n == n && g.key == key)
+        {
+            let (empty, steps) = (g.empty, g.steps);
+            charge_steps(steps, body)?;
+            return Ok(empty);
+        }
+        self.undefer(pos)?;
+        let Some((n, key)) = keyed else {
+            return Ok(hooks::value(self.preset, pos, body, self.mover)?.truthy());
+        };
+        let empty = hooks::value_tracked(self.preset, pos, body, self.mover, self.memos.reads())?.truthy();
+        let steps = self.memos.reads().steps;
+        self.guards.rotate_right(1);
+        self.guards[0] = Some(GuardRun { part: i, n, key, empty, steps });
+        Ok(empty)
+    }
+
+    /// The candidates of a part whose `from` is a [`FromSet`], in the order the general path
+    /// lists them: for each kind of the part, the removals in board order, then the discards, a
+    /// kind each in increasing order.
+    fn list_set(&self, pos: &Position, set: &FromSet, kinds: &[PartKind], out: &mut Vec<TurnPart>) {
+        let us = self.mover;
+        for &kind in kinds {
+            match kind {
+                PartKind::Remove if set.kinds != 0 => out.extend(
+                    pos.occupied_by(us)
+                        .filter(|s| set.kinds.wrapping_shr(cell::kind(pos.cells[s.idx()]) as u32) & 1 != 0)
+                        .map(TurnPart::Remove),
+                ),
+                PartKind::Discard if set.hand => {
+                    let mut held = pos.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << k);
+                    while held != 0 {
+                        let k = held.trailing_zeros() as usize;
+                        held &= held - 1;
+                        out.push(TurnPart::Discard(cell::piece(k, us)));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// In `leaf` mode, the last part counted without being listed when its `from` is a
+    /// [`FromSet`] and its hooks and the turn's end hooks are quiet: `(turns, whether it offered
+    /// any candidate)`. A discard changes no square, so it is legal when the board is safe now; a
+    /// removal opens lines only, so on a safe board it is legal unless its piece alone blocks an
+    /// enemy rider (then it is tried), and on an attacked board, with no enemy attack over a
+    /// screen, none is. `None` when that is not so simple (the general path then tries each).
+    fn count_set(&mut self, pos: &mut Position, i: usize, kinds: &[PartKind]) -> R<Option<(u64, bool)>> {
+        let preset = self.preset;
+        let Some(set) = self.set_of(i) else { return Ok(None) };
+        if i + 1 != self.part_count() || preset.no_checks || !self.before_unread(i, kinds) {
+            return Ok(None);
+        }
+        if self.set_empty(pos, i, set)? {
+            return Ok(Some((0, false)));
+        }
+        let us = self.mover;
+        let held = if set.hand && kinds.contains(&PartKind::Discard) {
+            pos.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << k).count_ones() as u64
+        } else {
+            0
+        };
+        let mut removals = 0u64;
+        if kinds.contains(&PartKind::Remove) {
+            let mut bits = set.kinds;
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if k >= self.preset.kinds.len() {
+                    continue;
+                }
+                let code = cell::piece(k, us);
+                let n = pos.counts[code as usize];
+                if n != 0 && pos.is_royal_code(code) {
+                    // Without its royal piece the mover may be safe whatever else holds.
+                    return Ok(None);
+                }
+                removals += u64::from(n);
+            }
+        }
+        if held + removals == 0 {
+            return Ok(Some((0, false)));
+        }
+        if !preset.royal_safety {
+            return Ok(Some((held + removals, true)));
+        }
+        if !self.known_safe(pos) && pos.in_check(preset, us) {
+            return Ok(pos.adding_keeps_safe(preset, us).then_some((0, true)));
+        }
+        if removals == 0 {
+            return Ok(Some((held, true)));
+        }
+        // Emptying a square keeps the safe board safe unless its piece alone blocks an enemy
+        // rider: those of the set are tried.
+        let Some(blockers) = pos.sole_blockers(preset, us) else { return Ok(None) };
+        let mut n = held + removals;
+        let pinned = blockers.squares();
+        for (j, &s) in pinned.iter().enumerate() {
+            let c = pos.cells[s.idx()];
+            // A square blocking two lines (two riders along one) is tried once.
+            if !cell::is_side(c, us)
+                || set.kinds.wrapping_shr(cell::kind(c) as u32) & 1 == 0
+                || pinned[..j].contains(&s)
+            {
+                continue;
+            }
+            let m = pos.mark();
+            apply_raw(preset, pos, TurnPart::Remove(s));
+            n -= u64::from(pos.in_check(preset, us));
+            pos.undo_to(&m);
+        }
+        Ok(Some((n, true)))
     }
 
     /// In `leaf` mode, whether the parts after part `i` may offer nothing: each may be left out
@@ -850,6 +1013,13 @@ impl<'a> Gen<'a> {
     /// The candidates for part `i`: of each of its kinds, in order.
     fn candidates(&mut self, pos: &mut Position, i: usize, kinds: &[PartKind]) -> Result<Vec<TurnPart>, ScriptError> {
         let preset: &'a Preset = self.preset;
+        if let Some(set) = self.set_of(i) {
+            let mut out = self.spare.pop().unwrap_or_else(|| Vec::with_capacity(64));
+            if !self.set_empty(pos, i, set)? {
+                self.list_set(pos, set, kinds, &mut out);
+            }
+            return Ok(out);
+        }
         let from = match preset.script.turn.get(i).and_then(|s| s.from.as_ref()) {
             Some(body) => Some(self.part_from(pos, i, body, kinds)?),
             None => None,

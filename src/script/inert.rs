@@ -2,8 +2,10 @@
 //! ply), and which parts' `from` depend on the board's shape alone (the turn generator reuses them).
 
 pub use super::ir::Inert;
-use super::ir::{Body, Code, Ex, Op, Script, St};
+use super::ir::{Body, Code, Ex, Field, FromSet, Op, Script, St};
 use super::table::Builtin;
+use super::value::Value;
+use crate::syntax::script::{BinOp, PartKind};
 
 /// The bulk-counting facts of a compiled script.
 pub fn of(s: &Script) -> Inert {
@@ -20,7 +22,118 @@ pub fn of(s: &Script) -> Inert {
         .as_ref()
         .filter(|b| ops_quiet(&b.ops, &funcs))
         .map(|b| s.funcs.iter().fold(writes(&b.ops), |w, f| w | writes(&f.ops)));
-    Inert { part, end, before, from_shape, start_writes }
+    let turned = turn_funcs(&s.funcs);
+    let from_set = s
+        .turn
+        .iter()
+        .map(|p| {
+            let mut set = p.from.as_ref().and_then(|b| from_set(b, &p.kinds, &s.funcs))?;
+            set.turn_fields = set.empty_when.as_ref().and_then(|b| ops_turn(&b.ops, &[], &turned));
+            Some(set)
+        })
+        .collect();
+    Inert { part, end, before, from_shape, start_writes, from_set }
+}
+
+/// A part's `from` as a [`FromSet`], when it is one and fits the part: the hand only for a part
+/// that may `discard`, board pieces only for one that may `remove`, and nothing else offered.
+fn from_set(body: &Body, kinds: &[PartKind], funcs: &[Body]) -> Option<FromSet> {
+    if !kinds.iter().all(|k| matches!(k, PartKind::Remove | PartKind::Discard)) {
+        return None;
+    }
+    let [Op { st: St::Return(Some(e)), .. }] = &body.ops[..] else { return None };
+    let set = match &e.ex {
+        Ex::Call(f, args) if args.is_empty() => {
+            let f = funcs.get(*f as usize).filter(|f| f.params == 0)?;
+            guarded(f)?
+        }
+        _ => FromSet { empty_when: None, turn_fields: None, hand: false, kinds: 0 },
+    };
+    let set = match &e.ex {
+        Ex::Call(..) => set,
+        _ => set_terms(e, set)?,
+    };
+    let fits =
+        (!set.hand || kinds.contains(&PartKind::Discard)) && (set.kinds == 0 || kinds.contains(&PartKind::Remove));
+    fits.then_some(set)
+}
+
+/// A function whose statements are `if COND { return [] }` (any number, each without `else`) and
+/// then `return SET`: the set, with the conditions as a body of their own.
+fn guarded(f: &Body) -> Option<FromSet> {
+    let (last, ifs) = f.ops.split_last()?;
+    let St::Return(Some(set)) = &last.st else { return None };
+    let mut ops = Vec::with_capacity(f.ops.len());
+    for op in ifs {
+        let St::If(branches, otherwise) = &op.st else { return None };
+        let [(cond, then)] = &branches[..] else { return None };
+        let [Op { st: St::Return(Some(r)), span, .. }] = &then[..] else { return None };
+        if !otherwise.is_empty() || !is_empty_list(r) || !no_locals(cond) {
+            return None;
+        }
+        let yes = Op::new(St::Return(Some(Code::new(Ex::Const(Value::Bool(true)), r.span))), *span);
+        ops.push(Op { st: St::If(vec![(cond.clone(), vec![yes])], Vec::new()), ..op.clone() });
+    }
+    let no = Code::new(Ex::Const(Value::Bool(false)), set.span);
+    ops.push(Op { st: St::Return(Some(no)), ..last.clone() });
+    let empty_when = (!ifs.is_empty()).then(|| Body { ops, ..f.clone() });
+    set_terms(set, FromSet { empty_when, turn_fields: None, hand: false, kinds: 0 })
+}
+
+/// `hand(mover)`, `pieces(mover, KINDS)` (constant kinds) and `[]`, joined by `+`, added to `set`.
+fn set_terms(e: &Code, mut set: FromSet) -> Option<FromSet> {
+    match &e.ex {
+        Ex::Bin(BinOp::Add, a, b) => set_terms(b, set_terms(a, set)?),
+        Ex::Builtin1(Builtin::Hand, side) if matches!(side.ex, Ex::Mover) => {
+            set.hand = true;
+            Some(set)
+        }
+        Ex::Builtin(Builtin::Pieces, args) if args.len() == 2 && matches!(args[0].ex, Ex::Mover) => {
+            set.kinds |= const_kinds(&args[1])?;
+            Some(set)
+        }
+        _ if is_empty_list(e) => Some(set),
+        _ => None,
+    }
+}
+
+/// A constant kind, or list or set of kinds, as a bit per kind (as `pieces` reads it).
+fn const_kinds(c: &Code) -> Option<u64> {
+    let one = |v: &Value| match v {
+        Value::Kind(k) => Some(1u64 << (*k).min(63)),
+        _ => None,
+    };
+    match &c.ex {
+        Ex::Const(Value::List(items) | Value::Set(items)) => items.iter().try_fold(0, |m, v| Some(m | one(v)?)),
+        Ex::Const(v) => one(v),
+        Ex::List(items) | Ex::Set(items) => items.iter().try_fold(0, |m, c| match &c.ex {
+            Ex::Const(v) => Some(m | one(v)?),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+fn is_empty_list(c: &Code) -> bool {
+    match &c.ex {
+        Ex::Const(Value::List(v) | Value::Set(v)) => v.is_empty(),
+        Ex::List(v) | Ex::Set(v) => v.is_empty(),
+        _ => false,
+    }
+}
+
+/// Whether an expression reads no local of its own frame (the conditions run in a frame of their
+/// own; a called function has its own).
+fn no_locals(c: &Code) -> bool {
+    match &c.ex {
+        Ex::Local(_) | Ex::LocalField(..) => false,
+        Ex::Const(_) | Ex::Global(_) | Ex::Mover | Ex::Opponent | Ex::Part | Ex::PartField(_) => true,
+        Ex::IsConst(e, ..) | Ex::CountPieces(e, _) | Ex::Not(e) | Ex::Neg(e) | Ex::Field(e, _) => no_locals(e),
+        Ex::Builtin1(_, e) | Ex::Read(_, e) => no_locals(e),
+        Ex::List(items) | Ex::Set(items) | Ex::Builtin(_, items) | Ex::Call(_, items) => items.iter().all(no_locals),
+        Ex::Map(items) => items.iter().all(|(k, v)| no_locals(k) && no_locals(v)),
+        Ex::Bin(_, a, b) | Ex::Index(a, b) => no_locals(a) && no_locals(b),
+    }
 }
 
 /// The globals these statements may set, a bit each (all bits for an index past 63).
@@ -164,4 +277,112 @@ fn code_quiet(c: &Code, f: &[bool]) -> bool {
         Ex::Builtin(b, args) => !changes_position(*b) && args.iter().all(|e| code_quiet(e, f)),
         Ex::Call(i, args) => f.get(*i as usize).copied().unwrap_or(false) && args.iter().all(|e| code_quiet(e, f)),
     }
+}
+
+/// For each function, the fields of the turn's parts it reads when it reads nothing else but
+/// constants, its arguments, the mover and the full-move number (see [`ops_turn`]); `None` when it
+/// reads more. A fixed point from "nothing read" up, as [`quiet_funcs`].
+fn turn_funcs(funcs: &[Body]) -> Vec<Option<u32>> {
+    let mut read = vec![Some(0); funcs.len()];
+    loop {
+        let next: Vec<Option<u32>> = funcs.iter().map(|f| ops_turn(&f.ops, &[], &read)).collect();
+        if next == read {
+            return read;
+        }
+        read = next;
+    }
+}
+
+/// The fields of a part a memo can key on (those `memo::packed` holds), a bit per [`Field`].
+const KEYED: [Field; 8] = [
+    Field::From,
+    Field::To,
+    Field::CapturedOn,
+    Field::Piece,
+    Field::Captured,
+    Field::Promo,
+    Field::Kind,
+    Field::IsCapture,
+];
+
+/// Statements that read nothing but constants, locals, the mover, the full-move number and, of
+/// the parts of `for p in this_turn()` (`parts`: the loops' locals, which nothing else may read
+/// whole or write), the fields returned (a bit each); `None` when they read or do more.
+fn ops_turn(ops: &[Op], parts: &[u16], f: &[Option<u32>]) -> Option<u32> {
+    let free = |i: &u16| !parts.contains(i);
+    ops.iter().try_fold(0, |m, op| {
+        Some(
+            m | match &op.st {
+                St::SetLocal(i, e) if free(i) => code_turn(e, parts, f)?,
+                St::Eval(e) => code_turn(e, parts, f)?,
+                St::Return(e) => e.as_ref().map_or(Some(0), |e| code_turn(e, parts, f))?,
+                St::If(branches, otherwise) => {
+                    branches.iter().try_fold(ops_turn(otherwise, parts, f)?, |m, (c, b)| {
+                        Some(m | code_turn(c, parts, f)? | ops_turn(b, parts, f)?)
+                    })?
+                }
+                St::For(i, e, b) if free(i) => code_turn(e, parts, f)? | ops_turn(b, parts, f)?,
+                St::While(e, b) => code_turn(e, parts, f)? | ops_turn(b, parts, f)?,
+                St::ForThisTurn(i, _, b) => {
+                    let mut inner = parts.to_vec();
+                    inner.push(*i);
+                    ops_turn(b, &inner, f)?
+                }
+                St::AddToLocal { slot, args, .. } if free(slot) => {
+                    args.iter().try_fold(0, |m, e| Some(m | code_turn(e, parts, f)?))?
+                }
+                St::Break | St::Continue => 0,
+                _ => return None,
+            },
+        )
+    })
+}
+
+/// An expression of [`ops_turn`]'s kind.
+fn code_turn(c: &Code, parts: &[u16], f: &[Option<u32>]) -> Option<u32> {
+    let all = |items: &[Code]| items.iter().try_fold(0, |m, e| Some(m | code_turn(e, parts, f)?));
+    match &c.ex {
+        Ex::Const(_) | Ex::Mover | Ex::Opponent => Some(0),
+        Ex::Local(i) => (!parts.contains(i)).then_some(0),
+        Ex::LocalField(i, field) if parts.contains(i) && KEYED.contains(field) => Some(1 << *field as u32),
+        Ex::IsConst(e, ..) | Ex::Not(e) | Ex::Neg(e) => code_turn(e, parts, f),
+        Ex::Builtin1(b, e) | Ex::Read(b, e) => pure(*b).then(|| code_turn(e, parts, f))?,
+        Ex::Builtin(b, args) => pure(*b).then(|| all(args))?,
+        Ex::List(items) | Ex::Set(items) => all(items),
+        Ex::Map(items) => {
+            items.iter().try_fold(0, |m, (k, v)| Some(m | code_turn(k, parts, f)? | code_turn(v, parts, f)?))
+        }
+        Ex::Bin(_, a, b) | Ex::Index(a, b) => Some(code_turn(a, parts, f)? | code_turn(b, parts, f)?),
+        Ex::Call(i, args) => Some((*f.get(*i as usize)?)? | all(args)?),
+        _ => None,
+    }
+}
+
+/// Built-ins whose value is their arguments' and the preset's fixed data's alone, and the
+/// full-move number.
+fn pure(b: Builtin) -> bool {
+    use Builtin::*;
+    matches!(
+        b,
+        MoveNumber
+            | PieceOf
+            | FileOf
+            | RankOf
+            | SquareAt
+            | Light
+            | Kinds
+            | Len
+            | List
+            | Set
+            | Add
+            | Discard
+            | Keys
+            | Get
+            | Put
+            | Abs
+            | Min
+            | Max
+            | Str
+            | Range
+    )
 }

@@ -271,4 +271,38 @@ pub struct Inert {
     /// When `on turn_start` is present and quiet: the globals it (or any function) may write, a
     /// bit each (all bits for an index past 63). Bulk counting runs it only once a part needs them.
     pub start_writes: Option<u64>,
+    /// Per part of the turn: its `from` as a set the engine lists natively (see [`FromSet`]).
+    pub from_set: Vec<Option<FromSet>>,
 }
+
+/// A part's `from` that is, unless a condition empties it, the mover's hand and the mover's
+/// pieces of some kinds on the board: `from hand(mover) + pieces(mover, [Queen, Rook])`, or a
+/// function of no parameters whose statements are `if COND { return [] }` and then `return` such
+/// a set (Ruddigore's `sacrifices()`). Found when the preset loads (`inert::from_set`); the turn
+/// generator lists it (and counts it at perft's last ply) without building the list.
+#[derive(Clone, Debug)]
+pub struct FromSet {
+    /// The conditions, as a body whose value is true when one of them holds (the part then offers
+    /// nothing): the function's own statements, each `return []` made `return true` and the last
+    /// `return` made `return false`, so that it runs (and is charged) as the function would.
+    pub empty_when: Option<Body>,
+    /// When `empty_when` reads nothing but constants, the mover, the full-move number and these
+    /// fields of the turn's parts so far (a bit per [`Field`]; `for p in this_turn()`, `p.capture`):
+    /// its value holds for every candidate of an earlier part that leaves those as they were.
+    pub turn_fields: Option<u32>,
+    /// `hand(mover)` is in the set: each kind in the mover's hand, to discard.
+    pub hand: bool,
+    /// `pieces(mover, KINDS)`: a bit per kind of the mover's pieces, to remove (0: none).
+    pub kinds: u64,
+}
+
+impl PartialEq for FromSet {
+    fn eq(&self, o: &FromSet) -> bool {
+        self.empty_when.is_some() == o.empty_when.is_some()
+            && self.turn_fields == o.turn_fields
+            && self.hand == o.hand
+            && self.kinds == o.kinds
+    }
+}
+
+impl Eq for FromSet {}
