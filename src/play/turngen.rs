@@ -901,17 +901,20 @@ impl<'a> Gen<'a> {
         if !shaped {
             // A kept run that read none of what the deferred `on turn_start` may write holds
             // without it; any other lookup or run needs it first.
+            // One lookup, made again only if running `on turn_start` may have changed the globals.
             let writes = self.preset.script.inert.start_writes.unwrap_or(u64::MAX);
-            if self.deferred
-                && self
-                    .memos
-                    .from_read(i, self.mover, &Globals::of(&pos.state))
-                    .is_none_or(|(_, read, _)| read & writes != 0)
-            {
-                self.undefer(pos)?;
-            }
-            if let Some((list, steps)) = self.memos.from(i, self.mover, &Globals::of(&pos.state)) {
-                let list = list.clone();
+            let kept = match self.memos.from_read(i, self.mover, &Globals::of(&pos.state)) {
+                Some((list, read, steps)) if !self.deferred || read & writes == 0 => Some((list.clone(), steps)),
+                _ => None,
+            };
+            let kept = match kept {
+                None if self.deferred => {
+                    self.undefer(pos)?;
+                    self.memos.from(i, self.mover, &Globals::of(&pos.state)).map(|(list, steps)| (list.clone(), steps))
+                }
+                kept => kept,
+            };
+            if let Some((list, steps)) = kept {
                 charge_steps(steps, body)?;
                 return Ok(FromList::Shared(list));
             }
