@@ -11,7 +11,7 @@ use crate::engine::board::{Sq, cell};
 use crate::engine::side::Side;
 use crate::script::ir::Field;
 use crate::script::ir::{Body, MAX_PARTS};
-use crate::script::reads::{Few, Reads};
+use crate::script::reads::{Few, Reads, untouched};
 use crate::script::{PartVal, Value};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -42,6 +42,9 @@ struct HookRun<'a> {
     hits: std::cell::Cell<u32>,
     /// The steps it took, charged to the command whenever it is reused.
     steps: u64,
+    /// The squares of a `follow` the part left alone: the run holds for a part that leaves them
+    /// alone too, while they hold pieces (see [`untouched`]).
+    untouched: Option<Arc<Vec<Value>>>,
 }
 
 /// A part's `from` for a mover: the globals it read and the candidates it gave.
@@ -146,8 +149,16 @@ impl<'a> Memos<'a> {
     /// What `body` run by `mover` on `part` with these globals writes, if a run like it is kept.
     #[inline]
     /// With the steps the run took (to be charged: see [`Reads::steps`]).
-    pub fn hook(&self, body: &Body, mover: Side, part: Option<&PartVal>, g: &Globals) -> Option<(&Few, u64)> {
-        let (writes, _, steps) = self.0.as_ref()?.hook(body, mover, part, g)?;
+    /// `cells`: the board after the part.
+    pub fn hook(
+        &self,
+        body: &Body,
+        mover: Side,
+        part: Option<&PartVal>,
+        g: &Globals,
+        cells: &[u8],
+    ) -> Option<(&Few, u64)> {
+        let (writes, _, steps) = self.0.as_ref()?.hook(body, mover, part, g, Some(cells))?;
         Some((writes, steps))
     }
 
@@ -155,8 +166,18 @@ impl<'a> Memos<'a> {
     /// takes nothing, promotes nothing and moves no rook: it read none of the fields in which
     /// those differ).
     #[inline]
-    pub fn hook_quiet(&self, body: &Body, mover: Side, part: &PartVal, g: &Globals) -> Option<(&Few, bool, u64)> {
-        self.0.as_ref()?.hook(body, mover, Some(part), g)
+    /// `cells`: the board before the part, when it is as good as the board after it for the
+    /// squares the part leaves alone (see [`untouched`]); `None`: runs that depend on those are
+    /// not looked at.
+    pub fn hook_quiet(
+        &self,
+        body: &Body,
+        mover: Side,
+        part: &PartVal,
+        g: &Globals,
+        cells: Option<&[u8]>,
+    ) -> Option<(&Few, bool, u64)> {
+        self.0.as_ref()?.hook(body, mover, Some(part), g, cells)
     }
 
     /// Whether runs of `body` are still worth recording.
@@ -274,7 +295,14 @@ impl<'a> Inner<'a> {
         self.holes_hash ^= self.holes_hash >> 32;
     }
 
-    fn hook(&self, body: &Body, mover: Side, part: Option<&PartVal>, g: &Globals) -> Option<(&Few, bool, u64)> {
+    fn hook(
+        &self,
+        body: &Body,
+        mover: Side,
+        part: Option<&PartVal>,
+        g: &Globals,
+        cells: Option<&[u8]>,
+    ) -> Option<(&Few, bool, u64)> {
         let key = part.map_or(0, packed);
         let fits = |r: &HookRun| {
             std::ptr::eq(r.body, body)
@@ -282,6 +310,9 @@ impl<'a> Inner<'a> {
                 && (key ^ r.key) & r.mask == 0
                 && r.exact.is_none_or(|p| part == Some(&p))
                 && g.hold(&r.reads)
+                && r.untouched.as_ref().is_none_or(|list| {
+                    list.is_empty() || matches!((part, cells), (Some(p), Some(c)) if untouched(p, list, c))
+                })
         };
         let last = self.last.get();
         let at = match self.hooks.get(last) {
@@ -291,7 +322,8 @@ impl<'a> Inner<'a> {
         self.last.set(at);
         let r = &self.hooks[at];
         r.hits.set(r.hits.get().saturating_add(1));
-        Some((&r.writes, r.exact.is_none() && r.mask & MOVED == 0, r.steps))
+        let uniform = r.exact.is_none() && r.mask & MOVED == 0 && r.untouched.as_ref().is_none_or(|l| l.is_empty());
+        Some((&r.writes, uniform, r.steps))
     }
 
     fn worth(&self, body: &Body) -> bool {
@@ -345,7 +377,11 @@ impl<'a> Inner<'a> {
         };
         let key = part.map_or(0, |p| packed(&p)) & mask;
         let steps = self.reads.steps;
-        let run = HookRun { body, mover, key, mask, exact, reads, writes, hits, steps };
+        let untouched = self.reads.untouched.take();
+        if untouched.is_some() && part.is_none() {
+            return;
+        }
+        let run = HookRun { body, mover, key, mask, exact, reads, writes, hits, steps, untouched };
         if self.hooks.len() < HOOKS {
             self.hooks.push(run);
         } else if let Some(least) = self.hooks.iter_mut().min_by_key(|r| r.hits.get()) {

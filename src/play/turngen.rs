@@ -310,7 +310,9 @@ impl<'a> Gen<'a> {
         }
         // A trial (nothing is said): a run like one made before has its effect again without running.
         let preset = self.preset;
-        if let Some((writes, steps)) = self.memos.hook(body, self.mover, part.as_ref(), &Globals::of(&pos.state)) {
+        if let Some((writes, steps)) =
+            self.memos.hook(body, self.mover, part.as_ref(), &Globals::of(&pos.state), &pos.cells)
+        {
             for (i, v) in writes.items() {
                 pos.set_state(preset, *i as usize, v.clone());
             }
@@ -744,12 +746,15 @@ impl<'a> Gen<'a> {
         let k = pv.kind as usize;
         let capture = if pv.captured != 0 { hooks.capture.as_ref() } else { None };
         let mut g = Globals::of(&pos.state);
+        // The board before the move stands for the one after it on the squares the move leaves
+        // alone, unless the move does more than its squares say (an explosion).
+        let cells = preset.explode.is_none().then_some(&pos.cells[..]);
         let mut written = 0;
         let mut uniform = is_quiet;
         // The steps the runs reused took, charged as if they had run (see `Reads::steps`).
         let mut steps = 0;
         for body in [hooks.validate[k].as_ref(), capture, hooks.after[k].as_ref()].into_iter().flatten() {
-            match self.memos.hook_quiet(body, self.mover, &pv, &g) {
+            match self.memos.hook_quiet(body, self.mover, &pv, &g, cells) {
                 Some((writes, same, n)) if g.write(writes) => {
                     written |= writes.mask();
                     uniform &= same;
@@ -1066,17 +1071,20 @@ impl<'a> Gen<'a> {
         if !shaped {
             // A kept run that read none of what the deferred `on turn_start` may write holds
             // without it; any other lookup or run needs it first.
+            // One lookup, made again only if running `on turn_start` may have changed the globals.
             let writes = self.preset.script.inert.start_writes.unwrap_or(u64::MAX);
-            if self.deferred
-                && self
-                    .memos
-                    .from_read(i, self.mover, &Globals::of(&pos.state))
-                    .is_none_or(|(_, read, _)| read & writes != 0)
-            {
-                self.undefer(pos)?;
-            }
-            if let Some((list, steps)) = self.memos.from(i, self.mover, &Globals::of(&pos.state)) {
-                let list = list.clone();
+            let kept = match self.memos.from_read(i, self.mover, &Globals::of(&pos.state)) {
+                Some((list, read, steps)) if !self.deferred || read & writes == 0 => Some((list.clone(), steps)),
+                _ => None,
+            };
+            let kept = match kept {
+                None if self.deferred => {
+                    self.undefer(pos)?;
+                    self.memos.from(i, self.mover, &Globals::of(&pos.state)).map(|(list, steps)| (list.clone(), steps))
+                }
+                kept => kept,
+            };
+            if let Some((list, steps)) = kept {
                 charge_steps(steps, body)?;
                 return Ok(FromList::Shared(list));
             }

@@ -439,8 +439,20 @@ impl Interp<'_> {
                     return Err(fail(span, format!("`follow` needs a part, and there is none in `{}`", self.where_)));
                 };
                 match &v[0] {
-                    Value::List(items) | Value::Set(items) => self.follow_all(&p, &v[0], items, &args[0])?,
+                    Value::List(items) | Value::Set(items) => {
+                        let out = self.follow_all(&p, &v[0], items, &args[0])?;
+                        // A run whose squares the part left alone holds for other parts that do.
+                        if let Some(r) = &mut self.reads {
+                            if super::reads::untouched(&p, items, &self.pos.cells) {
+                                r.followed(items);
+                            } else {
+                                r.outside = true;
+                            }
+                        }
+                        out
+                    }
                     one => {
+                        self.outside();
                         let s = self.square(one, &args[0])?;
                         self.follow(&p, s).map_or(Value::None, Value::Square)
                     }

@@ -4,7 +4,8 @@
 
 use super::ir::Field;
 use super::table::Builtin;
-use super::value::Value;
+use super::value::{PartVal, Value};
+use std::sync::Arc;
 
 /// Most globals a [`Few`] holds: a run that reads or writes more is not reused.
 pub const FEW: usize = 4;
@@ -59,6 +60,11 @@ pub struct Reads {
     pub written: u64,
     /// The steps the run took, charged to the command again whenever its effect is reused.
     pub steps: u64,
+    /// The squares of a `follow` that the part left alone, each holding a piece after it: the
+    /// run depends on the part and the board only through them (see [`untouched`]), and holds
+    /// for another part that leaves them alone too (Maidens' `follow(chances)` after a move that
+    /// does not move a piece that had a capture).
+    pub untouched: Option<Arc<Vec<Value>>>,
 }
 
 impl Reads {
@@ -70,6 +76,17 @@ impl Reads {
         self.read = 0;
         self.written = 0;
         self.steps = 0;
+        self.untouched = None;
+    }
+
+    /// A `follow` whose squares `list` the part left alone (see [`Reads::untouched`]); a second
+    /// one is more than a run kept records.
+    pub fn followed(&mut self, list: &Arc<Vec<Value>>) {
+        if self.untouched.is_some() {
+            self.outside = true;
+        } else {
+            self.untouched = Some(list.clone());
+        }
     }
 
     /// A global read: its value is an input unless the run wrote it first.
@@ -119,8 +136,30 @@ fn reads_outside(b: Builtin, args: &[Value]) -> bool {
     match b {
         PieceOf | FileOf | RankOf | SquareAt | Light | Kinds | Len | List | Set | Add | Discard | Keys | Get | Put
         | Abs | Min | Max | Str | Range => false,
+        // Recorded by `follow` itself: see `Reads::followed`.
+        Follow => false,
         // Of a piece or kind, fixed; of a square, what stands there.
         SideOf | KindOf | LabelOf | NameOf | IsRoyal | ValueOf => args.iter().any(|v| matches!(v, Value::Square(_))),
         _ => true,
     }
+}
+
+/// Whether `part` leaves every square of `list` alone and each holds a piece on `cells`: then
+/// `follow` gives each square back as it is. `cells` may be the board before the part or after
+/// it (they differ only on the squares the part names, which fail here), unless the part has
+/// effects beyond those squares (an explosion), which the caller rules out.
+#[inline]
+pub fn untouched(part: &PartVal, list: &[Value], cells: &[u8]) -> bool {
+    let rook = part.rook.unwrap_or((part.from, part.from));
+    list.iter().all(|v| match *v {
+        Value::Square(s) => {
+            s != part.from
+                && s != part.to
+                && s != part.captured_on
+                && s != rook.0
+                && s != rook.1
+                && crate::engine::board::cell::is_piece(cells[s.idx()])
+        }
+        _ => false,
+    })
 }
