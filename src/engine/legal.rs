@@ -194,9 +194,9 @@ impl Position {
             return false;
         }
         let shaped = t.ray_codes.iter().any(|&code| self.counts[cell::code(code) as usize] > 0);
-        // The ride walk below does not see shaped paths: with such a piece on the board, an attack
-        // along one is looked for as `attacked` does.
-        if shaped && self.attacked(preset, k, them) {
+        // The ride walk below (`pins_unless_attacked`) looks for every other attack: with such a
+        // piece on the board, an attack along a shaped path is looked for as `attacked` does.
+        if shaped && self.path_attack(preset, t, k.idx(), them) {
             return false;
         }
         let Some(pins) = self.pins_unless_attacked(preset, k, us) else { return false };

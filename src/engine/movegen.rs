@@ -468,7 +468,7 @@ impl Position {
 
     /// A capture along a shaped path onto cell `target`, from the reverse table compiled at load:
     /// only the paths that end there, of the codes on the board.
-    fn path_attack(&self, preset: &Preset, t: &AttackTables, target: usize, by: Side) -> bool {
+    pub(super) fn path_attack(&self, preset: &Preset, t: &AttackTables, target: usize, by: Side) -> bool {
         let cells = &self.cells;
         let n = t.ray_codes.len();
         for (j, &code) in t.ray_codes.iter().enumerate() {

@@ -5,6 +5,7 @@
 use super::ir::Field;
 use super::table::Builtin;
 use super::value::Value;
+use crate::engine::board::Sq;
 
 /// Most globals a [`Few`] holds: a run that reads or writes more is not reused.
 pub const FEW: usize = 4;
@@ -59,6 +60,12 @@ pub struct Reads {
     pub written: u64,
     /// The steps the run took, charged to the command again whenever its effect is reused.
     pub steps: u64,
+    /// The part's `to`, when the run has a part: what stands there is known from the part itself
+    /// (the piece moved, promoted or dropped there), so a run that reads that square alone of the
+    /// board (`piece_at(part.to)`) may still be reused, keyed by what stands there (`at_to`).
+    pub to: Option<Sq>,
+    /// Whether the run read the square `to` (and nothing else of the board).
+    pub at_to: bool,
 }
 
 impl Reads {
@@ -70,6 +77,8 @@ impl Reads {
         self.read = 0;
         self.written = 0;
         self.steps = 0;
+        self.to = None;
+        self.at_to = false;
     }
 
     /// A global read: its value is an input unless the run wrote it first.
@@ -107,9 +116,19 @@ impl Reads {
     #[inline]
     pub fn builtin(&mut self, b: Builtin, args: &[Value]) {
         if reads_outside(b, args) {
-            self.outside = true;
+            if one_square(b) && matches!((args, self.to), ([Value::Square(s)], Some(to)) if *s == to) {
+                self.at_to = true;
+            } else {
+                self.outside = true;
+            }
         }
     }
+}
+
+/// Whether a built-in given a square reads nothing of the position but that square's cell.
+fn one_square(b: Builtin) -> bool {
+    use Builtin::*;
+    matches!(b, PieceAt | Empty | Exists | SideOf | KindOf | IsRoyal | ValueOf | LabelOf | NameOf)
 }
 
 /// Whether a built-in reads (or changes) anything but its arguments and the preset's fixed data
