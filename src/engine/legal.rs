@@ -212,11 +212,16 @@ impl Position {
                 continue;
             }
             let rays = &preset.movement.rays[them][cell::kind(code)];
-            for e in &t.back_paths[t.path_at[k * n + j] as usize..t.path_at[k * n + j + 1] as usize] {
-                if cell::code(cells[e.origin.idx()]) == code {
-                    let path = &rays[e.origin.idx()][e.ray as usize].squares[..e.at as usize];
-                    path.iter().for_each(|&s| g.add(s));
+            let (mut i, end) = (t.path_at[k * n + j] as usize, t.path_at[k * n + j + 1] as usize);
+            while i < end {
+                let e = &t.back_paths[i];
+                if cell::code(cells[e.origin.idx()]) != code {
+                    i = e.next as usize;
+                    continue;
                 }
+                let path = &rays[e.origin.idx()][e.ray as usize].squares[..e.at as usize];
+                path.iter().for_each(|&s| g.add(s));
+                i += 1;
             }
         }
         if t.back_at.is_empty() {
