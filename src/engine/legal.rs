@@ -199,9 +199,9 @@ impl Position {
             return false;
         }
         let shaped = t.ray_codes.iter().any(|&code| self.counts[cell::code(code) as usize] > 0);
-        // The ride walk below does not see shaped paths: with such a piece on the board, an attack
-        // along one is looked for as `attacked` does.
-        if shaped && self.attacked(preset, k, them) {
+        // The ride walk below (`pins_unless_attacked`) looks for every other attack: with such a
+        // piece on the board, an attack along a shaped path is looked for as `attacked` does.
+        if shaped && self.path_attack(preset, t, k.idx(), them) {
             return false;
         }
         let Some(pins) = self.pins_unless_attacked(preset, k, us) else { return false };
@@ -217,11 +217,16 @@ impl Position {
                 continue;
             }
             let rays = &preset.movement.rays[them][cell::kind(code)];
-            for e in &t.back_paths[t.path_at[k * n + j] as usize..t.path_at[k * n + j + 1] as usize] {
-                if cell::code(cells[e.origin.idx()]) == code {
-                    let path = &rays[e.origin.idx()][e.ray as usize].squares[..e.at as usize];
-                    path.iter().for_each(|&s| g.add(s));
+            let (mut i, end) = (t.path_at[k * n + j] as usize, t.path_at[k * n + j + 1] as usize);
+            while i < end {
+                let e = &t.back_paths[i];
+                if cell::code(cells[e.origin.idx()]) != code {
+                    i = e.next as usize;
+                    continue;
                 }
+                let path = &rays[e.origin.idx()][e.ray as usize].squares[..e.at as usize];
+                path.iter().for_each(|&s| g.add(s));
+                i += 1;
             }
         }
         if t.back_at.is_empty() {

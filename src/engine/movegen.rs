@@ -310,13 +310,14 @@ impl Position {
             && (0..s.path_len as usize).all(|i| mv.inside(s.region, side, from.offset(s.path[i] as i32).idx()))
     }
 
-    /// The moves along one compiled path: past its first squares (which must be empty), then as a rider.
-    fn ray_moves(&self, preset: &Preset, from: Sq, kind: usize, r: &Ray, out: &mut Vec<Move>) {
+    /// The moves along one compiled path: past its first squares (which must be empty), then as a
+    /// rider. Returns how many of the next paths are stopped where this one was ([`Ray::skip`]).
+    fn ray_moves(&self, preset: &Preset, from: Sq, kind: usize, r: &Ray, out: &mut Vec<Move>) -> usize {
         for (i, &to) in r.squares.iter().enumerate() {
             let c = self.cells[to.idx()];
             if i < r.first_dest as usize {
                 if c != cell::EMPTY {
-                    return;
+                    return r.skip.get(i).map_or(0, |&n| n as usize);
                 }
                 continue;
             }
@@ -335,8 +336,9 @@ impl Position {
                     out,
                 );
             }
-            return;
+            return 0;
         }
+        0
     }
 
     /// Whether a path could capture on `target` (whatever stands there now).
@@ -468,7 +470,7 @@ impl Position {
 
     /// A capture along a shaped path onto cell `target`, from the reverse table compiled at load:
     /// only the paths that end there, of the codes on the board.
-    fn path_attack(&self, preset: &Preset, t: &AttackTables, target: usize, by: Side) -> bool {
+    pub(super) fn path_attack(&self, preset: &Preset, t: &AttackTables, target: usize, by: Side) -> bool {
         let cells = &self.cells;
         let n = t.ray_codes.len();
         for (j, &code) in t.ray_codes.iter().enumerate() {
@@ -477,14 +479,21 @@ impl Position {
             }
             let rays = &preset.movement.rays[by][cell::kind(code)];
             let b = target * n + j;
-            for e in &t.back_paths[t.path_at[b] as usize..t.path_at[b + 1] as usize] {
-                if cell::code(cells[e.origin.idx()]) == code
-                    && rays[e.origin.idx()][e.ray as usize].squares[..e.at as usize]
-                        .iter()
-                        .all(|&s| cells[s.idx()] == cell::EMPTY)
+            let (mut i, end) = (t.path_at[b] as usize, t.path_at[b + 1] as usize);
+            while i < end {
+                let e = &t.back_paths[i];
+                if cell::code(cells[e.origin.idx()]) != code {
+                    // No such piece there: none of its paths from there.
+                    i = e.next as usize;
+                    continue;
+                }
+                if rays[e.origin.idx()][e.ray as usize].squares[..e.at as usize]
+                    .iter()
+                    .all(|&s| cells[s.idx()] == cell::EMPTY)
                 {
                     return true;
                 }
+                i += 1;
             }
         }
         false
@@ -818,8 +827,10 @@ impl Position {
             }
         }
         if (preset.movement.ray_pieces >> cell::code(c)) & 1 != 0 {
-            for r in &preset.movement.rays[us][kind][sq.idx()] {
-                self.ray_moves(preset, sq, kind, r, out);
+            let rays = &preset.movement.rays[us][kind][sq.idx()];
+            let mut i = 0;
+            while let Some(r) = rays.get(i) {
+                i += 1 + self.ray_moves(preset, sq, kind, r, out);
             }
             dedup_from(out, start);
         }

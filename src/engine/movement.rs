@@ -97,6 +97,9 @@ pub struct PathBack {
     pub origin: Sq,
     pub at: u16,
     pub ray: u32,
+    /// The index in `back_paths` of the next entry of another origin (or of the next target or
+    /// code): where no piece of the code stands on `origin`, its other paths are passed over.
+    pub next: u32,
 }
 
 /// A lame, confined or initial-only leap seen from its target: a piece of `codes` on `origin`
@@ -145,6 +148,11 @@ pub struct Ray {
     pub squares: Vec<Sq>,
     pub first_dest: u8,
     pub flags: u8,
+    /// Per square before `first_dest`: how many of the rays after this one (of its square's list)
+    /// pass the same squares up to that one and reach no destination before it, so that where
+    /// this ray is stopped there (a piece in the way), they are too and need not be walked (a
+    /// multi-leg move's paths share their first legs). Set once the list is final ([`set_skips`]).
+    pub skip: Vec<u8>,
 }
 
 /// Compiled movement of every kind for both sides.
@@ -351,6 +359,7 @@ pub fn compile(
                 let mut seen = std::collections::HashSet::new();
                 r.retain(|ray| seen.insert(ray.clone()));
             }
+            rays.iter_mut().for_each(|r| set_skips(r));
             if rays.iter().any(|r| !r.is_empty()) {
                 m.ray_pieces |= 1u128 << cell::piece(kind, side);
             }
@@ -551,7 +560,7 @@ fn shaped_rays(
         }
         work.spend(1 + 2 * squares.len() as u64);
         if !squares.is_empty() {
-            out.push(Ray { squares, first_dest: 0, flags });
+            out.push(Ray { squares, first_dest: 0, flags, skip: Vec::new() });
         }
     };
     match &bm.shape {
@@ -596,6 +605,40 @@ fn shaped_rays(
     out
 }
 
+/// Fill each ray's [`Ray::skip`] from the rays after it in its square's list.
+fn set_skips(list: &mut [Ray]) {
+    for i in 0..list.len() {
+        let (head, rest) = list.split_at_mut(i + 1);
+        let r = &mut head[i];
+        // Past 32 squares no skips are kept (a longer lead-in before the first destination is rare).
+        let reach = (r.first_dest as usize).min(r.squares.len()).min(32);
+        if reach == 0 || rest.first().is_none_or(|o| o.squares.first() != r.squares.first()) {
+            continue;
+        }
+        // For each ray after this one, up to the first that shares nothing: how far it goes along
+        // this one's squares before a destination of its own. Stopped at square `p`, this ray
+        // stops the ones before the first that goes no further than `p`.
+        let mut skip = [0u8; 32];
+        let skip = &mut skip[..reach];
+        for (j, o) in rest.iter().take(u8::MAX as usize).enumerate() {
+            let along = o.squares.iter().zip(&r.squares[..reach]).take_while(|(a, b)| a == b).count();
+            let along = along.min(o.first_dest as usize);
+            if along == 0 {
+                break;
+            }
+            // Rays stopped at `p < along` include this one, if every ray before it was.
+            for (p, n) in skip.iter_mut().enumerate().take(along) {
+                if *n as usize == j && p < along {
+                    *n = j as u8 + 1;
+                }
+            }
+        }
+        if skip.iter().any(|&n| n > 0) {
+            r.skip = skip.to_vec();
+        }
+    }
+}
+
 /// Continue a multi-leg path after `path` (which ended at `at`, going `prev`; the first leg took `count` steps).
 #[allow(clippy::too_many_arguments)]
 fn later_legs(
@@ -631,11 +674,11 @@ fn later_legs(
             if !rest.is_empty() {
                 later_legs(geo, rest, path, cur, d, count, max, flags, out, work);
             } else if leg.same_count && k == steps && work.spend(1 + path.len() as u64) {
-                out.push(Ray { squares: path.clone(), first_dest: (path.len() - 1) as u8, flags });
+                out.push(Ray { squares: path.clone(), first_dest: (path.len() - 1) as u8, flags, skip: Vec::new() });
             }
         }
         if rest.is_empty() && !leg.same_count && path.len() > base && work.spend(1 + path.len() as u64) {
-            out.push(Ray { squares: path.clone(), first_dest: base as u8, flags });
+            out.push(Ray { squares: path.clone(), first_dest: base as u8, flags, skip: Vec::new() });
         }
         path.truncate(base);
     }
@@ -808,12 +851,19 @@ fn compile_back_paths(geo: &Geometry, m: &mut Movement, side: Side, work: &mut W
                         return false;
                     }
                     let bucket = (to.idx() * n + j) as u32;
-                    found.push((bucket, PathBack { origin: Sq::new(origin), at: i as u16, ray: ri as u32 }));
+                    found.push((bucket, PathBack { origin: Sq::new(origin), at: i as u16, ray: ri as u32, next: 0 }));
                 }
             }
         }
     }
     found.sort_by_key(|&(b, e)| (b, e.origin, e.ray));
+    let mut next = found.len() as u32;
+    for i in (0..found.len()).rev() {
+        if i + 1 < found.len() && (found[i + 1].0, found[i + 1].1.origin) != (found[i].0, found[i].1.origin) {
+            next = i as u32 + 1;
+        }
+        found[i].1.next = next;
+    }
     let mut path_at = vec![0u32; geo.cells * n + 1];
     let mut k = 0;
     for (b, at) in path_at.iter_mut().enumerate() {

@@ -11,7 +11,7 @@ use crate::engine::board::{Sq, cell};
 use crate::engine::side::Side;
 use crate::script::ir::Field;
 use crate::script::ir::{Body, MAX_PARTS};
-use crate::script::reads::{Few, Reads, untouched};
+use crate::script::reads::{FEW, Few, Reads, untouched};
 use crate::script::{PartVal, Value};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -38,6 +38,8 @@ struct HookRun<'a> {
     exact: Option<PartVal>,
     reads: Few,
     writes: Few,
+    /// What stood on the part's `to` when the run read that square (see [`Reads::to`]).
+    at_to: Option<u8>,
     /// Times reused: when the memo is full, the least reused run makes room.
     hits: std::cell::Cell<u32>,
     /// The steps it took, charged to the command whenever it is reused.
@@ -70,6 +72,25 @@ struct ShapeRun {
     steps: u64,
 }
 
+/// Runs kept by key at most (all let go when full): runs that read a part's squares or piece
+/// differ from move to move (Universal's `on after move` after each capture), too many for the
+/// few of [`HOOKS`], but each recurs in many positions of a perft.
+const KEYED: usize = 1 << 16;
+
+/// Classes of keyed runs at most (see [`Class`]).
+const CLASSES: usize = 32;
+
+/// What the key of a run kept by key is made of: the runs of one body by one mover that read the
+/// same fields of the part, the same globals, and the part's `to` square or not.
+struct Class {
+    body: *const Body,
+    mover: Side,
+    mask: u128,
+    globals: [u16; FEW],
+    n: usize,
+    at_to: bool,
+}
+
 /// How worthwhile recording a body's runs has been: runs that read too much, runs kept.
 struct Worth {
     body: *const Body,
@@ -85,6 +106,9 @@ pub struct Memos<'a>(Option<Box<Inner<'a>>>);
 #[derive(Default)]
 struct Inner<'a> {
     hooks: Vec<HookRun<'a>>,
+    /// Runs kept by key: their [`Class`] (an index into `classes`) and its inputs' values hashed.
+    keyed: HashMap<u64, HookRun<'a>, BuildHasherDefault<Hashed>>,
+    classes: Vec<Class>,
     /// The run reused last, looked at first: the quiet moves of a position, one after another,
     /// reuse the same.
     last: std::cell::Cell<usize>,
@@ -146,7 +170,8 @@ impl<'v> Globals<'v> {
 }
 
 impl<'a> Memos<'a> {
-    /// What `body` run by `mover` on `part` with these globals writes, if a run like it is kept.
+    /// What `body` run by `mover` on `part` with these globals writes, if a run like it is kept;
+    /// `at_to`: what stands on the part's `to` (see [`content`]), `None` when not known.
     #[inline]
     /// With the steps the run took (to be charged: see [`Reads::steps`]).
     /// `cells`: the board after the part.
@@ -155,10 +180,11 @@ impl<'a> Memos<'a> {
         body: &Body,
         mover: Side,
         part: Option<&PartVal>,
+        at_to: Option<u8>,
         g: &Globals,
         cells: &[u8],
     ) -> Option<(&Few, u64)> {
-        let (writes, _, steps) = self.0.as_ref()?.hook(body, mover, part, g, Some(cells))?;
+        let (writes, _, steps) = self.0.as_ref()?.hook(body, mover, part, at_to, g, Some(cells))?;
         Some((writes, steps))
     }
 
@@ -174,10 +200,11 @@ impl<'a> Memos<'a> {
         body: &Body,
         mover: Side,
         part: &PartVal,
+        at_to: Option<u8>,
         g: &Globals,
         cells: Option<&[u8]>,
     ) -> Option<(&Few, bool, u64)> {
-        self.0.as_ref()?.hook(body, mover, Some(part), g, cells)
+        self.0.as_ref()?.hook(body, mover, Some(part), at_to, g, cells)
     }
 
     /// Whether runs of `body` are still worth recording.
@@ -191,9 +218,17 @@ impl<'a> Memos<'a> {
     }
 
     /// Keep the run just recorded in [`Memos::reads`], of `body` by `mover` on `part`, which did
-    /// not refuse (`state`: the globals after it), if it read and did nothing else.
-    pub fn keep_hook(&mut self, body: &'a Body, mover: Side, part: Option<PartVal>, state: &[Value]) {
-        self.0.get_or_insert_default().keep_hook(body, mover, part, state)
+    /// not refuse (`state`: the globals after it), if it read and did nothing else. `at_to`: what
+    /// stands on the part's `to` (see [`content`]).
+    pub fn keep_hook(
+        &mut self,
+        body: &'a Body,
+        mover: Side,
+        part: Option<PartVal>,
+        at_to: Option<u8>,
+        state: &[Value],
+    ) {
+        self.0.get_or_insert_default().keep_hook(body, mover, part, at_to, state)
     }
 
     /// Part `i`'s `from` for `mover` with these globals, if a run like it is kept.
@@ -300,6 +335,7 @@ impl<'a> Inner<'a> {
         body: &Body,
         mover: Side,
         part: Option<&PartVal>,
+        at_to: Option<u8>,
         g: &Globals,
         cells: Option<&[u8]>,
     ) -> Option<(&Few, bool, u64)> {
@@ -309,21 +345,63 @@ impl<'a> Inner<'a> {
                 && r.mover == mover
                 && (key ^ r.key) & r.mask == 0
                 && r.exact.is_none_or(|p| part == Some(&p))
+                && r.at_to.is_none_or(|t| at_to == Some(t))
                 && g.hold(&r.reads)
                 && r.untouched.as_ref().is_none_or(|list| {
                     list.is_empty() || matches!((part, cells), (Some(p), Some(c)) if untouched(p, list, c))
                 })
         };
         let last = self.last.get();
-        let at = match self.hooks.get(last) {
-            Some(r) if fits(r) => last,
-            _ => self.hooks.iter().position(fits)?,
+        let found = match self.hooks.get(last) {
+            Some(r) if fits(r) => Some(last),
+            _ => self.hooks.iter().position(fits),
         };
+        let Some(at) = found else { return self.keyed_hook(body, mover, key, at_to, g) };
         self.last.set(at);
         let r = &self.hooks[at];
         r.hits.set(r.hits.get().saturating_add(1));
-        let uniform = r.exact.is_none() && r.mask & MOVED == 0 && r.untouched.as_ref().is_none_or(|l| l.is_empty());
+        let uniform = r.exact.is_none()
+            && r.mask & MOVED == 0
+            && r.at_to.is_none()
+            && r.untouched.as_ref().is_none_or(|l| l.is_empty());
         Some((&r.writes, uniform, r.steps))
+    }
+
+    /// [`Inner::hook`] among the runs kept by key: one probe per class of the body's runs.
+    fn keyed_hook(
+        &self,
+        body: &Body,
+        mover: Side,
+        key: u128,
+        at_to: Option<u8>,
+        g: &Globals,
+    ) -> Option<(&Few, bool, u64)> {
+        if self.keyed.is_empty() {
+            return None;
+        }
+        for (i, c) in self.classes.iter().enumerate() {
+            if !std::ptr::eq(c.body, body) || c.mover != mover {
+                continue;
+            }
+            let t = match (c.at_to, at_to) {
+                (false, _) => None,
+                (true, Some(t)) => Some(t),
+                (true, None) => continue,
+            };
+            let h = keyed_hash(i, key & c.mask, t, c.globals[..c.n].iter().map(|&j| g.get(j)));
+            if let Some(r) = self.keyed.get(&h)
+                && std::ptr::eq(r.body, body)
+                && r.mover == mover
+                && r.mask == c.mask
+                && (key ^ r.key) & r.mask == 0
+                && r.at_to == t
+                && g.hold(&r.reads)
+            {
+                r.hits.set(r.hits.get().saturating_add(1));
+                return Some((&r.writes, false, r.steps));
+            }
+        }
+        None
     }
 
     fn worth(&self, body: &Body) -> bool {
@@ -350,7 +428,7 @@ impl<'a> Inner<'a> {
         }
     }
 
-    fn keep_hook(&mut self, body: &'a Body, mover: Side, part: Option<PartVal>, state: &[Value]) {
+    fn keep_hook(&mut self, body: &'a Body, mover: Side, part: Option<PartVal>, at_to: Option<u8>, state: &[Value]) {
         if self.reads.outside {
             self.tally(body, false);
             return;
@@ -381,12 +459,55 @@ impl<'a> Inner<'a> {
         if untouched.is_some() && part.is_none() {
             return;
         }
-        let run = HookRun { body, mover, key, mask, exact, reads, writes, hits, steps, untouched };
+        let at_to = match (self.reads.at_to, at_to) {
+            (false, _) => None,
+            (true, Some(t)) => Some(t),
+            (true, None) => return,
+        };
+        // A run that depends on squares a `follow` found left alone is looked at only among the
+        // few (the keyed probe does not check them).
+        let follows = untouched.as_ref().is_some_and(|l| !l.is_empty());
+        let run = HookRun { body, mover, key, mask, exact, reads, writes, at_to, hits, steps, untouched };
+        // A run that read the part's squares or piece, or what stands on its `to`, fits few
+        // other parts: kept by key, among many.
+        if exact.is_none() && !follows && (mask & MOVED != 0 || at_to.is_some()) {
+            return self.keep_keyed(run);
+        }
         if self.hooks.len() < HOOKS {
             self.hooks.push(run);
         } else if let Some(least) = self.hooks.iter_mut().min_by_key(|r| r.hits.get()) {
             *least = run;
         }
+    }
+
+    /// Keep a run by key (see [`Inner::keyed`]), in its class.
+    fn keep_keyed(&mut self, run: HookRun<'a>) {
+        let mut globals = [0u16; FEW];
+        let n = run.reads.items().len();
+        for (g, (i, _)) in globals.iter_mut().zip(run.reads.items()) {
+            *g = *i;
+        }
+        let same = |c: &Class| {
+            std::ptr::eq(c.body, run.body)
+                && c.mover == run.mover
+                && c.mask == run.mask
+                && c.at_to == run.at_to.is_some()
+                && c.globals[..c.n] == globals[..n]
+        };
+        let class = match self.classes.iter().position(same) {
+            Some(i) => i,
+            None if self.classes.len() < CLASSES => {
+                let (body, mover, mask, at_to) = (run.body, run.mover, run.mask, run.at_to.is_some());
+                self.classes.push(Class { body, mover, mask, globals, n, at_to });
+                self.classes.len() - 1
+            }
+            None => return,
+        };
+        if self.keyed.len() >= KEYED {
+            self.keyed.clear();
+        }
+        let h = keyed_hash(class, run.key, run.at_to, run.reads.items().iter().map(|(_, v)| v));
+        self.keyed.insert(h, run);
     }
 
     fn from(&self, i: usize, mover: Side, g: &Globals) -> Option<&FromRun> {
@@ -412,6 +533,75 @@ impl<'a> Inner<'a> {
         let steps = self.reads.steps;
         self.from[i] = Some(FromRun { mover, reads: self.reads.globals.clone(), list: list.clone(), steps });
         Ok(list)
+    }
+}
+
+/// What stands in a cell, as a run reading it sees it: a piece's code (its unmoved mark left out),
+/// or the cell itself (empty, a hole, off the board).
+#[inline]
+pub fn content(c: u8) -> u8 {
+    if cell::is_piece(c) { cell::code(c) } else { c }
+}
+
+/// The hash of a keyed run's inputs: its class, the fields it read (`key`, masked), what stood on
+/// the part's `to` if it read that, and the globals it read, in its class's order.
+fn keyed_hash<'v>(class: usize, key: u128, at_to: Option<u8>, globals: impl Iterator<Item = &'v Value>) -> u64 {
+    use std::hash::Hash;
+    let mut h = Mix(class as u64);
+    h.write_u128(key);
+    h.write_u16(at_to.map_or(0x100, u16::from));
+    for v in globals {
+        v.hash(&mut h);
+    }
+    h.finish()
+}
+
+/// A small multiplicative hasher for [`keyed_hash`]: its inputs are a few words.
+struct Mix(u64);
+
+impl Mix {
+    #[inline]
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0 ^ self.0 >> 29
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.add(n as u64);
+        self.add((n >> 64) as u64);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
     }
 }
 

@@ -2,7 +2,7 @@
 //! Generation and play share one path, so a turn that was listed plays exactly as it was judged.
 
 use super::leafcount;
-use super::memo::{Globals, Memos};
+use super::memo::{self, Globals, Memos};
 use crate::engine::board::{Sq, cell};
 use crate::engine::legal::Pins;
 use crate::engine::position::{Move, Position};
@@ -310,8 +310,9 @@ impl<'a> Gen<'a> {
         }
         // A trial (nothing is said): a run like one made before has its effect again without running.
         let preset = self.preset;
+        let at_to = part.map(|p| memo::content(pos.cells[p.to.idx()]));
         if let Some((writes, steps)) =
-            self.memos.hook(body, self.mover, part.as_ref(), &Globals::of(&pos.state), &pos.cells)
+            self.memos.hook(body, self.mover, part.as_ref(), at_to, &Globals::of(&pos.state), &pos.cells)
         {
             for (i, v) in writes.items() {
                 pos.set_state(preset, *i as usize, v.clone());
@@ -324,7 +325,7 @@ impl<'a> Gen<'a> {
         }
         let out = hooks::run_tracked(preset, pos, call, self.memos.reads())?;
         if out.is_none() {
-            self.memos.keep_hook(body, self.mover, part, &pos.state);
+            self.memos.keep_hook(body, self.mover, part, at_to, &pos.state);
         }
         Ok(out)
     }
@@ -749,12 +750,17 @@ impl<'a> Gen<'a> {
         // The board before the move stands for the one after it on the squares the move leaves
         // alone, unless the move does more than its squares say (an explosion).
         let cells = preset.explode.is_none().then_some(&pos.cells[..]);
+        // What will stand on the move's `to`: the piece moved or the one it promotes to (not
+        // looked at for a castling or a drop among the moves).
+        use crate::engine::position::mflag;
+        let at_to = (m.flags & (mflag::CASTLE | mflag::DROP) == 0)
+            .then(|| memo::content(if m.promo != 0 { m.promo } else { pos.cells[m.from.idx()] }));
         let mut written = 0;
         let mut uniform = is_quiet;
         // The steps the runs reused took, charged as if they had run (see `Reads::steps`).
         let mut steps = 0;
         for body in [hooks.validate[k].as_ref(), capture, hooks.after[k].as_ref()].into_iter().flatten() {
-            match self.memos.hook_quiet(body, self.mover, &pv, &g, cells) {
+            match self.memos.hook_quiet(body, self.mover, &pv, at_to, &g, cells) {
                 Some((writes, same, n)) if g.write(writes) => {
                     written |= writes.mask();
                     uniform &= same;

@@ -78,6 +78,7 @@ pub fn run_tracked<'a>(
     reads: &'a mut Reads,
 ) -> Result<Option<String>, ScriptError> {
     reads.clear();
+    reads.to = call.part.map(|p| p.to);
     run_with(preset, pos, call, None, Some(reads))
 }
 

@@ -5,6 +5,7 @@
 use super::ir::Field;
 use super::table::Builtin;
 use super::value::{PartVal, Value};
+use crate::engine::board::Sq;
 use std::sync::Arc;
 
 /// Most globals a [`Few`] holds: a run that reads or writes more is not reused.
@@ -65,6 +66,12 @@ pub struct Reads {
     /// for another part that leaves them alone too (Maidens' `follow(chances)` after a move that
     /// does not move a piece that had a capture).
     pub untouched: Option<Arc<Vec<Value>>>,
+    /// The part's `to`, when the run has a part: what stands there is known from the part itself
+    /// (the piece moved, promoted or dropped there), so a run that reads that square alone of the
+    /// board (`piece_at(part.to)`) may still be reused, keyed by what stands there (`at_to`).
+    pub to: Option<Sq>,
+    /// Whether the run read the square `to` (and nothing else of the board).
+    pub at_to: bool,
 }
 
 impl Reads {
@@ -77,6 +84,8 @@ impl Reads {
         self.written = 0;
         self.steps = 0;
         self.untouched = None;
+        self.to = None;
+        self.at_to = false;
     }
 
     /// A `follow` whose squares `list` the part left alone (see [`Reads::untouched`]); a second
@@ -124,9 +133,19 @@ impl Reads {
     #[inline]
     pub fn builtin(&mut self, b: Builtin, args: &[Value]) {
         if reads_outside(b, args) {
-            self.outside = true;
+            if one_square(b) && matches!((args, self.to), ([Value::Square(s)], Some(to)) if *s == to) {
+                self.at_to = true;
+            } else {
+                self.outside = true;
+            }
         }
     }
+}
+
+/// Whether a built-in given a square reads nothing of the position but that square's cell.
+fn one_square(b: Builtin) -> bool {
+    use Builtin::*;
+    matches!(b, PieceAt | Empty | Exists | SideOf | KindOf | IsRoyal | ValueOf | LabelOf | NameOf)
 }
 
 /// Whether a built-in reads (or changes) anything but its arguments and the preset's fixed data
