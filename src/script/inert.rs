@@ -166,34 +166,7 @@ fn shape_funcs(funcs: &[Body]) -> Vec<bool> {
 /// or the history, or changes the position.
 fn reads_shape_only(b: Builtin) -> bool {
     use Builtin::*;
-    matches!(
-        b,
-        Exists
-            | FileOf
-            | RankOf
-            | SquareAt
-            | Neighbours
-            | EdgeNeighbours
-            | Frontier
-            | Light
-            | Squares
-            | Holes
-            | PieceOf
-            | Kinds
-            | Len
-            | List
-            | Set
-            | Add
-            | Discard
-            | Keys
-            | Get
-            | Put
-            | Abs
-            | Min
-            | Max
-            | Str
-            | Range
-    )
+    super::reads::pure(b) || matches!(b, Exists | Neighbours | EdgeNeighbours | Frontier | Squares | Holes)
 }
 
 fn ops_shape(ops: &[Op], f: &[bool]) -> bool {
@@ -361,28 +334,5 @@ fn code_turn(c: &Code, parts: &[u16], f: &[Option<u32>]) -> Option<u32> {
 /// Built-ins whose value is their arguments' and the preset's fixed data's alone, and the
 /// full-move number.
 fn pure(b: Builtin) -> bool {
-    use Builtin::*;
-    matches!(
-        b,
-        MoveNumber
-            | PieceOf
-            | FileOf
-            | RankOf
-            | SquareAt
-            | Light
-            | Kinds
-            | Len
-            | List
-            | Set
-            | Add
-            | Discard
-            | Keys
-            | Get
-            | Put
-            | Abs
-            | Min
-            | Max
-            | Str
-            | Range
-    )
+    b == Builtin::MoveNumber || super::reads::pure(b)
 }

@@ -142,6 +142,34 @@ impl Reads {
     }
 }
 
+/// Whether a built-in's value is its arguments' and the preset's fixed data's alone (geometry,
+/// kinds, values and collections).
+pub fn pure(b: Builtin) -> bool {
+    use Builtin::*;
+    matches!(
+        b,
+        PieceOf
+            | FileOf
+            | RankOf
+            | SquareAt
+            | Light
+            | Kinds
+            | Len
+            | List
+            | Set
+            | Add
+            | Discard
+            | Keys
+            | Get
+            | Put
+            | Abs
+            | Min
+            | Max
+            | Str
+            | Range
+    )
+}
+
 /// Whether a built-in given a square reads nothing of the position but that square's cell.
 fn one_square(b: Builtin) -> bool {
     use Builtin::*;
@@ -153,8 +181,7 @@ fn one_square(b: Builtin) -> bool {
 fn reads_outside(b: Builtin, args: &[Value]) -> bool {
     use Builtin::*;
     match b {
-        PieceOf | FileOf | RankOf | SquareAt | Light | Kinds | Len | List | Set | Add | Discard | Keys | Get | Put
-        | Abs | Min | Max | Str | Range => false,
+        _ if pure(b) => false,
         // Recorded by `follow` itself: see `Reads::followed`.
         Follow => false,
         // Of a piece or kind, fixed; of a square, what stands there.
