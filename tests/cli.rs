@@ -3,7 +3,7 @@
 mod common;
 
 use common::text;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 /// Run `herald ARGS` with `input` on stdin, in `dir`; its output.
@@ -11,11 +11,8 @@ fn herald(args: &[&str], input: &str, dir: &Path) -> Output {
     common::output(dir, args, input.as_bytes())
 }
 
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("herald-cli-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp folder");
-    dir
+fn scratch(test: &str) -> common::Scratch {
+    common::Scratch::new(&format!("cli-{test}"))
 }
 
 #[test]

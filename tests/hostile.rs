@@ -10,14 +10,11 @@ use std::process::Command;
 use std::time::Duration;
 
 /// A fresh temporary folder for one test, removed when dropped.
-struct Dir(PathBuf);
+struct Dir(common::Scratch);
 
 impl Dir {
     fn new(name: &str) -> Dir {
-        let d = std::env::temp_dir().join(format!("herald-hostile-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).expect("temp dir");
-        Dir(d)
+        Dir(common::Scratch::new(&format!("hostile-{name}")))
     }
 
     fn file(&self, name: &str, text: &str) -> PathBuf {
@@ -31,12 +28,6 @@ impl Dir {
 
     fn path(&self, name: &str) -> String {
         self.0.join(name).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

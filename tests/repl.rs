@@ -4,7 +4,8 @@
 
 use herald::game::Game;
 use herald::repl::{Repl, complete};
-use std::path::PathBuf;
+
+mod common;
 
 /// A REPL line's answer, its error as the text the REPL shows.
 fn ex(r: &mut Repl, line: &str) -> Result<String, String> {
@@ -26,12 +27,9 @@ fn run(r: &mut Repl, lines: &[&str]) {
     }
 }
 
-/// A fresh folder under the system's temporary folder for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("herald-repl-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp folder");
-    dir
+/// A fresh folder under the system's temporary folder for one test, removed when dropped.
+fn scratch(test: &str) -> common::Scratch {
+    common::Scratch::new(&format!("repl-{test}"))
 }
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

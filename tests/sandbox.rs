@@ -1,19 +1,21 @@
 //! The sandbox's accounting, each attack rebuilt from its description: work charged by its size,
 //! `say` charged and bounded, the native stack, turns of several parts, every turn listed once.
 
+mod common;
+
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Kings and a rook on a small board: a quick base for hostile scripts.
 const BASE: &str = "board 4 x 4\npiece King K royal moves \"K\"\npiece Rook R moves \"R\"\nsetup \"k3/4/4/R2K w\"\n";
 
-/// Write a preset into a fresh temporary folder; its path.
-fn preset_file(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("herald-sandbox-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+/// Write a preset into a fresh temporary folder (removed when the folder is dropped); the folder
+/// and the preset's path.
+fn preset_file(name: &str, text: &str) -> (common::Scratch, String) {
+    let dir = common::Scratch::new(&format!("sandbox-{name}"));
     let path = dir.join(format!("{name}.preset"));
     std::fs::write(&path, text).expect("writes");
-    path.to_string_lossy().into_owned()
+    (dir, path.to_string_lossy().into_owned())
 }
 
 /// Run the CLI: exit status, stdout, stderr; fails if it takes longer than `limit`.
@@ -38,7 +40,7 @@ fn deep_recursion(depth: u32, blocks: usize, negs: usize) -> String {
 fn recursion_at_every_documented_limit_at_once_fits_the_stack_on_every_thread() {
     // 62 calls deep (the hook is the 63rd level) in 98 blocks (the function's braces and the
     // call's parentheses make 100) under 197 negations (the call makes the 200th level).
-    let path = preset_file("stack", &deep_recursion(62, 98, 197));
+    let (_dir, path) = preset_file("stack", &deep_recursion(62, 98, 197));
     let (code, out, err) = herald(&["moves", &path], Duration::from_secs(20));
     assert_eq!((code, out.lines().last()), (0, Some("8 legal")), "{err}");
     let (code, out, err) = herald(&["perft", &path, "2", "--threads", "2"], Duration::from_secs(20));
@@ -47,7 +49,7 @@ fn recursion_at_every_documented_limit_at_once_fits_the_stack_on_every_thread() 
     let (code, out, err) = herald(&["selfplay", &path, "--depth", "3", "--max-plies", "2"], Duration::from_secs(30));
     assert!(code == 0 && out.starts_with("game 1: unfinished after 2 plies"), "{out}{err}");
     // One level more is the documented error, not a crash.
-    let path = preset_file("stack2", &deep_recursion(64, 98, 197));
+    let (_dir, path) = preset_file("stack2", &deep_recursion(64, 98, 197));
     let (code, _, err) = herald(&["perft", &path, "2", "--threads", "2"], Duration::from_secs(20));
     assert!(code == 2 && err.contains("error: calls nest deeper than 64 levels"), "{err}");
 }
@@ -186,7 +188,7 @@ fn constructions(files: usize, ranks: usize, side: char, extra: &str) -> String 
 fn turns_of_several_parts_that_cannot_end_legally_are_pruned() {
     // Black is in check, and building squares only opens lines: no turn is legal. 1659 holes
     // (days before), found at once.
-    let path = preset_file("check4", &constructions(26, 64, 'b', ""));
+    let (_dir, path) = preset_file("check4", &constructions(26, 64, 'b', ""));
     let (code, out, err) = herald(&["moves", &path], Duration::from_secs(10));
     assert_eq!((code, out.as_str()), (0, "0 legal\n"), "{err}");
     let (code, out, err) = herald(&["show", &path], Duration::from_secs(10));
@@ -200,7 +202,7 @@ fn turns_of_several_parts_stop_at_the_partial_turn_budget() {
     // `validate` refuses every fourth part: nothing the engine can tell beforehand, so it tries
     // sequences until the budget of partial turns, then says so at the turn's part.
     let refuse = "on validate construct {\n    if len(this_turn()) == 4 { reject \"never\" }\n}\n";
-    let path = preset_file("validate4", &constructions(26, 64, 'w', refuse));
+    let (_dir, path) = preset_file("validate4", &constructions(26, 64, 'w', refuse));
     for args in [vec!["moves", &path], vec!["show", &path], vec!["perft", &path, "1"]] {
         let (code, _, err) = herald(&args, Duration::from_secs(10));
         assert_eq!(code, 2, "{args:?}: {err}");
@@ -212,7 +214,7 @@ fn turns_of_several_parts_stop_at_the_partial_turn_budget() {
     let (code, out, _) = herald(&["check", &path], Duration::from_secs(10));
     assert!(code == 0 && out.ends_with(": ok (validate4)\n"), "{out}");
     // Within the budget (12 holes: 12 + 144 + 1728 + 20736 partial turns), every turn is listed.
-    let small = preset_file("validate4small", &constructions(3, 5, 'w', ""));
+    let (_small_dir, small) = preset_file("validate4small", &constructions(3, 5, 'w', ""));
     let (code, out, err) = herald(&["moves", &small], Duration::from_secs(10));
     assert_eq!((code, out.lines().last()), (0, Some("11880 legal")), "{err}");
 }

@@ -1,8 +1,8 @@
 //! Helpers the integration tests share: running the built `herald` binary, and a guard against
-//! blow-ups in time. Each test file uses some of them.
+//! blow-ups in time, a temporary folder removed when done. Each test file uses some of them.
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -69,4 +69,36 @@ pub fn compare_golden(dir: &str, ext: &str, now: impl Fn(&Path) -> (std::path::P
         }
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+/// A fresh temporary folder for one test (`herald-NAME-PID`), removed when dropped, so that test
+/// runs leave nothing behind in the system's temporary folder.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let d = std::env::temp_dir().join(format!("herald-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("temp folder");
+        Scratch(d)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
