@@ -103,6 +103,22 @@ impl BitTables {
         ray & !dir.ray[first as usize & 63]
     }
 
+    /// [`BitTables::ride`] along each direction of `dirs` (a bit each), walked.
+    #[inline]
+    fn rides_walked(&self, mut dirs: u64, sq: usize, occ: Bits) -> Bits {
+        let mut to = 0;
+        while dirs != 0 {
+            to |= self.ride(dirs.trailing_zeros() as usize, sq, occ);
+            dirs &= dirs - 1;
+        }
+        to
+    }
+
+    /// Direction `d`'s ray from bit `b`, and whether bits grow along it.
+    fn ray_up(&self, d: usize, b: usize) -> (Bits, bool) {
+        (self.dirs[d & 63].ray[b & 63], self.dirs[d & 63].up)
+    }
+
     /// Of the squares `to` that the piece of `k` on bit `b` moves to, those where it promotes
     /// (each counts `k.mult` moves): all of them when it leaves the zone and leaving promotes,
     /// else those in the zone; only captures where it promotes on capture alone.
@@ -153,11 +169,7 @@ impl BitTables {
                 rides = s.slide(&k.slide, b, occ);
                 walk = k.slide.rest;
             }
-            while walk != 0 {
-                let d = walk.trailing_zeros() as usize;
-                walk &= walk - 1;
-                rides |= self.ride(d, b, occ);
-            }
+            rides |= self.rides_walked(walk, b, occ);
             to |= rides & !own;
         } else {
             for &(d, fl) in &k.rides {
@@ -382,7 +394,7 @@ fn assign_slides(t: &mut BitTables) {
         t.kinds.0.iter().flatten().flatten().filter(|k| k.rides_any).map(dirs).filter(|&d| d != 0).collect();
     let lines = {
         let t = &*t;
-        let ray = |d: usize, b: usize| (t.dirs[d & 63].ray[b & 63], t.dirs[d & 63].up);
+        let ray = |d: usize, b: usize| t.ray_up(d, b);
         slides::plan(t.n_dirs, &any, |g| (0..t.squares).map(|b| 1usize << slides::mask(g, b, &ray).count_ones()).sum())
     };
     for k in t.kinds.0.iter_mut().flatten().flatten() {
@@ -396,16 +408,13 @@ impl BitTables {
     #[inline]
     pub fn slides(&self) -> Option<&slides::Table> {
         self.lines.table(|groups| {
-            let ray = |d: usize, b: usize| (self.dirs[d & 63].ray[b & 63], self.dirs[d & 63].up);
-            let walk = |mut g: u64, b: usize, occ: Bits| {
-                let mut to = 0;
-                while g != 0 {
-                    to |= self.ride(g.trailing_zeros() as usize, b, occ);
-                    g &= g - 1;
-                }
-                to
-            };
-            slides::Table::build(groups, self.squares, |g, b| slides::mask(g, b, &ray), walk)
+            let ray = |d: usize, b: usize| self.ray_up(d, b);
+            slides::Table::build(
+                groups,
+                self.squares,
+                |g, b| slides::mask(g, b, &ray),
+                |g, b, occ| self.rides_walked(g, b, occ),
+            )
         })
     }
 }
