@@ -40,6 +40,8 @@ pub struct KindBits {
     /// Leaps that capture the mover's own pieces (`d`), and whether it has any.
     pub friend: [Bits; 64],
     pub friendly: bool,
+    /// Per square, the squares from which its leaps (`any` or `take`) capture there.
+    pub hit_from: [Bits; 64],
     /// Unlimited rides: direction index and flags.
     pub rides: Vec<(u8, u8)>,
     /// Whether every ride both moves and captures (then its squares need only lose the own pieces).
@@ -82,9 +84,9 @@ pub struct BitTables {
     pub lame_caps: BySide<bool>,
     /// The piece codes of the kinds these tables do not describe (filled by `engine::bulk`).
     pub unfit: Vec<u8>,
-    /// Per side, the squares its castlings must find unattacked or bring pieces to (filled by
+    /// Per castling (as the preset lists them), the squares that must be empty (filled by
     /// `engine::bulk`).
-    pub castle_zone: BySide<Bits>,
+    pub castle_empty: Vec<Bits>,
     /// The groups of lines whose rides are looked up in tables ([`super::slides`]).
     pub lines: slides::Lines,
 }
@@ -154,6 +156,24 @@ impl BitTables {
         empty: Bits,
         shield: Bits,
     ) -> Bits {
+        self.targets_in(self.slides(), k, b, unmoved, own, enemy, empty, shield)
+    }
+
+    /// [`BitTables::targets`] with the ride tables (`slides`, [`BitTables::slides`]) fetched once
+    /// by a caller that asks for many pieces.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn targets_in(
+        &self,
+        slides: Option<&slides::Table>,
+        k: &KindBits,
+        b: usize,
+        unmoved: impl Fn() -> bool,
+        own: Bits,
+        enemy: Bits,
+        empty: Bits,
+        shield: Bits,
+    ) -> Bits {
         let b = b & 63;
         let occ = own | enemy;
         let mut to = (k.any[b] & !own) | (k.quiet[b] & empty) | (k.take[b] & enemy);
@@ -164,7 +184,7 @@ impl BitTables {
             let mut rides = 0;
             let mut walk = k.slide.dirs;
             if k.slide.n != 0
-                && let Some(s) = self.slides()
+                && let Some(s) = slides
             {
                 rides = s.slide(&k.slide, b, occ);
                 walk = k.slide.rest;
@@ -234,7 +254,7 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
         ride_dirs: BySide::new(0, 0),
         lame_caps: BySide::new(false, false),
         unfit: Vec::new(),
-        castle_zone: BySide::new(0, 0),
+        castle_empty: Vec::new(),
         lines: Default::default(),
     };
     let mut dir_keys: Vec<(i8, i8)> = Vec::new();
@@ -282,6 +302,7 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
                 take: [0; 64],
                 friend: [0; 64],
                 friendly: false,
+                hit_from: [0; 64],
                 rides: Vec::new(),
                 cap_dirs: 0,
                 rides_any: true,
@@ -374,6 +395,13 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
             }
             for i in n..65 {
                 k.special_at[i] = k.specials.len() as u16;
+            }
+            for a in 0..n {
+                let mut hits = k.any[a] | k.take[a];
+                while hits != 0 {
+                    k.hit_from[hits.trailing_zeros() as usize & 63] |= 1 << a;
+                    hits &= hits - 1;
+                }
             }
             k.lame_caps = k.specials.iter().any(|sp| sp.flags & flag::CAPTURE != 0 && sp.path != 0);
             k.special_caps = k.specials.iter().any(|sp| sp.flags & flag::CAPTURE != 0);

@@ -3,11 +3,12 @@
 //! squares, and a popcount; no move is listed or tried. Only where every piece on the board moves
 //! plainly ([`super::bitboard`]); en passant and castling are tried as the move list's are.
 
-use super::bitboard::{BitTables, Bits, KindBits, compile};
+use super::bitboard::{BitTables, Bits, compile};
 use super::board::{Sq, cell};
 use super::movement::flag;
 use super::position::{Move, Position, mflag};
 use super::side::Side;
+use super::slides::Table;
 use crate::preset::Preset;
 
 /// The preset's bitboard tables, when its rules let legal moves be counted with them: royal safety
@@ -50,15 +51,14 @@ pub fn tables(preset: &Preset) -> Option<BitTables> {
             k.on_capture = p.on_capture;
         }
     }
-    for c in &preset.castles {
-        for &sq in c.safe.iter().chain([&c.king_to, &c.rook_to]) {
-            if let Some(&b) = t.bit_of.get(sq.idx())
-                && b != 255
-            {
-                t.castle_zone[c.side] |= 1 << b;
-            }
-        }
-    }
+    // Each castling's squares that must be empty, to turn most castlings down with one test.
+    t.castle_empty = preset
+        .castles
+        .iter()
+        .map(|c| {
+            c.empty.iter().filter_map(|s| t.bit_of.get(s.idx())).filter(|&&b| b != 255).fold(0, |m, &b| m | 1 << b)
+        })
+        .collect();
     for side in Side::BOTH {
         for (kind, k) in t.kinds[side].iter().enumerate() {
             if k.is_none() {
@@ -67,40 +67,6 @@ pub fn tables(preset: &Preset) -> Option<BitTables> {
         }
     }
     Some(t)
-}
-
-/// The squares the piece of `k` on bit `b` could capture on, with `occ` the pieces on the board;
-/// `unmoved` tells whether it has moved (asked only for initial moves).
-/// Rides that cannot reach `interest` are not followed.
-/// Rides with tables ([`super::slides`]) are looked up whatever their reach.
-#[inline(always)]
-fn attacks(t: &BitTables, k: &KindBits, b: usize, unmoved: impl Fn() -> bool, occ: Bits, interest: Bits) -> Bits {
-    let mut a = k.any[b & 63] | k.take[b & 63];
-    if k.cap_dirs != 0 {
-        let mut walk = k.cap_dirs;
-        if k.slide.n != 0
-            && let Some(s) = t.slides()
-        {
-            a |= s.slide(&k.slide, b, occ);
-            walk &= k.slide.rest;
-        }
-        while walk != 0 {
-            let d = walk.trailing_zeros() as usize;
-            walk &= walk - 1;
-            if t.dirs[d & 63].ray[b & 63] & interest != 0 {
-                a |= t.ride(d, b, occ);
-            }
-        }
-    }
-    if !k.special_caps {
-        return a;
-    }
-    for sp in t.specials(k, b) {
-        if sp.flags & flag::CAPTURE != 0 && sp.path & occ == 0 && (!sp.initial || unmoved()) {
-            a |= 1 << sp.to;
-        }
-    }
-    a
 }
 
 impl Position {
@@ -162,33 +128,20 @@ impl Position {
         let occ = own | enemy;
         let board = if t.squares == 64 { !0 } else { (1u64 << t.squares) - 1 };
         let empty = board & !occ;
-        // What the enemy attacks with the royal piece lifted (a rider's line goes on past it), where
-        // it matters: the royal piece's square and reach (all squares for a royal rider) and
-        // castling's squares.
+        // The royal piece's destinations and castling's squares are asked one by one (with the
+        // royal piece lifted: a rider's line goes on past it) rather than the enemy's whole attack
+        // set built: most positions leave the royal piece few moves.
         let lifted = occ & !(1 << kb);
-        let rk = t.kinds[us][cell::kind(self.cells[royal.idx()])].as_ref()?;
-        let interest = if rk.rides.is_empty() && !rk.has_specials {
-            rk.any[kb] | rk.quiet[kb] | rk.take[kb] | rk.friend[kb] | 1 << kb | t.castle_zone[us]
-        } else {
-            !0
-        };
-        let mut attacked: Bits = 0;
         // The enemy's pieces that ride (and so may pin).
         let mut riders: Bits = 0;
         for (kind, k) in t.kinds[them].iter().enumerate() {
-            let mut at = self.code_bits[cell::piece(kind, them) as usize & 127];
-            let Some(k) = k else { continue };
-            if k.cap_dirs != 0 {
-                riders |= at;
-            }
-            while at != 0 {
-                let b = at.trailing_zeros() as usize & 63;
-                at &= at - 1;
-                attacked |= attacks(t, k, b, || self.unmoved_at(t, b), lifted, interest);
+            if k.as_ref().is_some_and(|k| k.cap_dirs != 0) {
+                riders |= self.code_bits[cell::piece(kind, them) as usize & 127];
             }
         }
         // In check, the other pieces' moves must break every attack on the royal piece.
-        let in_check = (attacked >> kb) & 1 != 0;
+        let tb = t.slides();
+        let in_check = self.hit_on(t, tb, them, kb, occ);
         let block = if in_check { self.blocks(t, them, kb, occ) } else { !0 };
         // Pinned pieces: the mover's piece nearest the royal piece along a line an enemy rides to it.
         let mut pinned: Bits = 0;
@@ -263,9 +216,16 @@ impl Position {
                 let b = at.trailing_zeros() as usize & 63;
                 at &= at - 1;
                 // Leaps onto the mover's own pieces spare its royal one (the only one: see above).
-                let mut to = t.targets(k, b, || self.unmoved_at(t, b), own, enemy, empty, 1 << kb);
+                let mut to = t.targets_in(tb, k, b, || self.unmoved_at(t, b), own, enemy, empty, 1 << kb);
                 if b == kb {
-                    to &= !attacked;
+                    let mut left = to;
+                    while left != 0 {
+                        let s = left.trailing_zeros() as usize;
+                        left &= left - 1;
+                        if self.hit_on(t, tb, them, s, lifted) {
+                            to &= !(1 << s);
+                        }
+                    }
                 } else {
                     to &= block;
                 }
@@ -283,12 +243,12 @@ impl Position {
                 }
             }
         }
-        // Castling's squares: the enemy's attacks as computed above, unless a lame capture's path
-        // runs over the royal piece (lifted there, not in the castling's test).
+        // Castling's squares: asked with the royal piece lifted as above, unless a lame capture's
+        // path runs over the royal piece (lifted there, not in the castling's test).
         if self.ep.hashed {
             n += self.count_en_passant(preset, t, royal)?;
         }
-        Some(n + self.count_castlings(preset, t, royal, attacked, in_check))
+        Some(n + self.count_castlings(preset, t, tb, royal, lifted, in_check))
     }
 
     /// [`Position::count_moves`] without royal safety: every move the pieces can make (a royal
@@ -486,6 +446,59 @@ impl Position {
         false
     }
 
+    /// Whether a piece of `by` could capture on bit `s` with `occ` the pieces on the board, asked
+    /// from `s`: its leaps taken backwards, its rides looked up or walked from `s` the other way.
+    #[inline(always)]
+    fn hit_on(&self, t: &BitTables, tb: Option<&Table>, by: Side, s: usize, occ: Bits) -> bool {
+        let s = s & 63;
+        for (kind, k) in t.kinds[by].iter().enumerate() {
+            let Some(k) = k else { continue };
+            let at = self.code_bits[cell::piece(kind, by) as usize & 127];
+            if at == 0 {
+                continue;
+            }
+            if k.hit_from[s] & at != 0 {
+                return true;
+            }
+            if k.cap_dirs != 0 {
+                let mut walk = k.cap_dirs;
+                // A group holds both ways of its lines, so what rides from `s` meets what rides to it.
+                if k.slide.n != 0
+                    && let Some(tb) = tb
+                {
+                    if tb.slide(&k.slide, s, occ) & at != 0 {
+                        return true;
+                    }
+                    walk &= k.slide.rest;
+                }
+                while walk != 0 {
+                    let d = walk.trailing_zeros() as usize;
+                    walk &= walk - 1;
+                    if t.ride(t.dirs[d & 63].back as usize, s, occ) & at != 0 {
+                        return true;
+                    }
+                }
+            }
+            if k.special_caps {
+                let mut left = at;
+                while left != 0 {
+                    let a = left.trailing_zeros() as usize & 63;
+                    left &= left - 1;
+                    for sp in t.specials(k, a) {
+                        if sp.flags & flag::CAPTURE != 0
+                            && sp.to as usize == s
+                            && sp.path & occ == 0
+                            && (!sp.initial || self.unmoved_at(t, a))
+                        {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+
     /// Whether a piece of `by` (none on `gone`) could capture on the square `target` (a bit) with
     /// `occ` the pieces on the board.
     fn hit_by(&self, t: &BitTables, by: Side, target: Bits, occ: Bits, gone: Bits) -> bool {
@@ -520,18 +533,30 @@ impl Position {
         false
     }
 
-    /// The castlings the mover may make, as castling moves are generated and judged. `attacked`: the
-    /// squares the enemy attacks, when they tell the castling's test (else each square is asked).
+    /// The castlings the mover may make, as castling moves are generated and judged. `lifted`: the
+    /// pieces on the board but the mover's royal one, with which the bitboards ask a square (unless
+    /// a lame capture could be shielded by the royal piece: then each square is asked on the cells).
     /// In check, a square behind the royal piece is attacked with it lifted and not with it there:
     /// each square is asked then.
-    fn count_castlings(&mut self, preset: &Preset, t: &BitTables, royal: Sq, attacked: Bits, in_check: bool) -> u64 {
+    fn count_castlings(
+        &mut self,
+        preset: &Preset,
+        t: &BitTables,
+        tb: Option<&Table>,
+        royal: Sq,
+        lifted: Bits,
+        in_check: bool,
+    ) -> u64 {
         let mut n = 0;
         let them = self.side.other();
         let lame = t.lame_caps[them] || in_check;
         let bit = |s: Sq| 1u64 << (t.bit_of[s.idx()] & 63);
-        let hit = |pos: &Position, s: Sq| if lame { pos.attacked(preset, s, them) } else { attacked & bit(s) != 0 };
+        let hit_lifted = |pos: &Position, s: Sq| pos.hit_on(t, tb, them, t.bit_of[s.idx()] as usize & 63, lifted);
+        let hit = |pos: &Position, s: Sq| if lame { pos.attacked(preset, s, them) } else { hit_lifted(pos, s) };
+        let occ = self.side_bits[self.side] | self.side_bits[them];
         for (i, c) in preset.castles.iter().enumerate() {
             if c.side != self.side
+                || t.castle_empty.get(i).is_some_and(|&e| e & occ != 0)
                 || self.cells[c.king_from.idx()] != cell::with_unmoved(c.king)
                 || self.cells[c.rook_from.idx()] != cell::with_unmoved(c.rook)
                 || !c.empty.iter().all(|&s| self.cells[s.idx()] == cell::EMPTY)
@@ -557,7 +582,7 @@ impl Position {
             let occ =
                 (self.side_bits[self.side] | self.side_bits[them]) & !bit(c.king_from) & !bit(c.rook_from) | arrived;
             // Unattacked with the royal piece lifted, only a line through the rook's square can open.
-            let safe = if lame || attacked & bit(watch) != 0 {
+            let safe = if lame || hit_lifted(self, watch) {
                 !self.hit_by(t, them, bit(watch), occ, arrived)
             } else {
                 !self.opened(t, them, t.bit_of[watch.idx()] as usize & 63, bit(c.rook_from), occ)
