@@ -30,6 +30,20 @@ pub struct Special {
     pub path: Bits,
 }
 
+/// A leap or special of a kind as a shift of the set of its pieces: from the squares `from` to the
+/// square `delta` bits on, doing what `flags` say (move, capture); the squares `path` bits on from
+/// the mover must be empty, and an `initial` one is for a piece that has not moved yet. Counting
+/// with shifts visits each kind's moves instead of each piece's ([`crate::engine::bulk`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Shift {
+    pub delta: i8,
+    pub flags: u8,
+    pub initial: bool,
+    pub path_len: u8,
+    pub path: [i8; 4],
+    pub from: Bits,
+}
+
 /// The moves of one kind for one side, per square. Masks by what the move may do there: `any`
 /// moves or captures, `quiet` only moves, `take` only captures.
 #[derive(Clone, Debug)]
@@ -65,6 +79,10 @@ pub struct KindBits {
     pub on_capture: bool,
     /// Its rides looked up in tables ([`super::slides`]).
     pub slide: slides::Slide,
+    /// Its moves as shifts, when it has no rides and every move is a translation that no other
+    /// move of it from the same square makes to the same square (`shifted`).
+    pub shifts: Vec<Shift>,
+    pub shifted: bool,
 }
 
 /// The bitboard tables of a preset: `None` kinds move in ways these tables do not describe.
@@ -316,6 +334,8 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
                 leaving: false,
                 on_capture: false,
                 slide: Default::default(),
+                shifts: Vec::new(),
+                shifted: false,
             };
             let mut specials: Vec<Vec<Special>> = vec![Vec::new(); n];
             let mut ok = true;
@@ -403,6 +423,10 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
                     hits &= hits - 1;
                 }
             }
+            if let Some(shifts) = shifts_of(&k, n) {
+                k.shifts = shifts;
+                k.shifted = true;
+            }
             k.lame_caps = k.specials.iter().any(|sp| sp.flags & flag::CAPTURE != 0 && sp.path != 0);
             k.special_caps = k.specials.iter().any(|sp| sp.flags & flag::CAPTURE != 0);
             k.has_specials = !k.specials.is_empty();
@@ -413,6 +437,61 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
     }
     assign_slides(&mut t);
     any_kind.then_some(t)
+}
+
+/// The moves of `k` on a board of `n` bits as shifts ([`Shift`]): `None` when it rides or takes its
+/// own pieces, when two of its moves from one square reach the same square (the per-piece count
+/// makes one move of them), when a path is longer than a shift holds, or when there are too many.
+fn shifts_of(k: &KindBits, n: usize) -> Option<Vec<Shift>> {
+    if k.friendly || !k.rides.is_empty() {
+        return None;
+    }
+    let mut out: Vec<Shift> = Vec::new();
+    let mut add = |f: usize, to: usize, flags: u8, initial: bool, path: Bits| -> Option<()> {
+        let delta = i8::try_from(to as isize - f as isize).ok()?;
+        let (mut rel, mut len, mut left) = ([0i8; 4], 0, path);
+        while left != 0 {
+            let p = left.trailing_zeros() as isize;
+            left &= left - 1;
+            *rel.get_mut(len)? = i8::try_from(p - f as isize).ok()?;
+            len += 1;
+        }
+        let same = |s: &&mut Shift| {
+            s.delta == delta && s.flags == flags && s.initial == initial && s.path[..s.path_len as usize] == rel[..len]
+        };
+        match out.iter_mut().find(same) {
+            Some(s) => s.from |= 1 << f,
+            None => out.push(Shift { delta, flags, initial, path_len: len as u8, path: rel, from: 1 << f }),
+        }
+        Some(())
+    };
+    let both = flag::MOVE | flag::CAPTURE;
+    for f in 0..n {
+        let mut seen: Bits = 0;
+        for (table, flags) in [(&k.any, both), (&k.quiet, flag::MOVE), (&k.take, flag::CAPTURE)] {
+            let mut to = table[f];
+            if to & seen != 0 {
+                return None;
+            }
+            seen |= to;
+            while to != 0 {
+                add(f, to.trailing_zeros() as usize, flags, false, 0)?;
+                to &= to - 1;
+            }
+        }
+        let (from, to) = (k.special_at[f] as usize, k.special_at[f + 1] as usize);
+        for sp in k.specials.get(from..to).unwrap_or_default() {
+            if sp.flags & both == 0 {
+                continue;
+            }
+            if (seen >> sp.to) & 1 != 0 {
+                return None;
+            }
+            seen |= 1 << sp.to;
+            add(f, sp.to as usize, sp.flags & both, sp.initial, sp.path)?;
+        }
+    }
+    (out.len() <= 16).then_some(out)
 }
 
 /// Groups the rides of the tables' kinds for [`super::slides`] and tells each kind its groups.

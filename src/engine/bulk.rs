@@ -3,7 +3,7 @@
 //! squares, and a popcount; no move is listed or tried. Only where every piece on the board moves
 //! plainly ([`super::bitboard`]); en passant and castling are tried as the move list's are.
 
-use super::bitboard::{BitTables, Bits, compile};
+use super::bitboard::{BitTables, Bits, KindBits, compile, reachable};
 use super::board::{Sq, cell};
 use super::movement::flag;
 use super::position::{Move, Position, mflag};
@@ -212,6 +212,14 @@ impl Position {
         for (kind, k) in t.kinds[us].iter().enumerate() {
             let mut at = self.code_bits[cell::piece(kind, us) as usize & 127];
             let Some(k) = k else { continue };
+            // A kind that moves by shifts counts the moves of its free pieces together.
+            if k.shifted {
+                let free = at & !pinned & !(1 << kb);
+                if free != 0 {
+                    n += self.count_shifts(t, k, free, own, enemy, empty, block);
+                }
+                at &= !free;
+            }
             while at != 0 {
                 let b = at.trailing_zeros() as usize & 63;
                 at &= at - 1;
@@ -249,6 +257,58 @@ impl Position {
             n += self.count_en_passant(preset, t, royal)?;
         }
         Some(n + self.count_castlings(preset, t, tb, royal, lifted, in_check))
+    }
+
+    /// The moves of the pieces `free` of kind `k` by its shifts ([`super::bitboard::Shift`]) onto
+    /// the squares `onto`, promotions counted as their choices.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn count_shifts(
+        &self,
+        t: &BitTables,
+        k: &KindBits,
+        free: Bits,
+        own: Bits,
+        enemy: Bits,
+        empty: Bits,
+        onto: Bits,
+    ) -> u64 {
+        // `x` moved `d` bits on (`d` < 0: back), bits pushed off the board dropped.
+        let shift = |x: Bits, d: i8| if d >= 0 { x << (d as u32 & 63) } else { x >> (d.unsigned_abs() as u32 & 63) };
+        let mut n = 0u64;
+        for s in &k.shifts {
+            let mut movers = free & s.from;
+            // The path's squares, each moved back onto the movers that need it empty.
+            for &p in &s.path[..(s.path_len as usize).min(4)] {
+                movers &= shift(empty, p.wrapping_neg());
+            }
+            if movers == 0 {
+                continue;
+            }
+            let mut to = shift(movers, s.delta) & reachable(s.flags, !0, own, empty, enemy) & onto;
+            if s.initial {
+                let mut left = movers;
+                while left != 0 {
+                    let b = left.trailing_zeros() as usize & 63;
+                    left &= left - 1;
+                    if !self.unmoved_at(t, b) {
+                        to &= !shift(1 << b, s.delta);
+                    }
+                }
+            }
+            n += u64::from(to.count_ones());
+            if k.zone != 0 {
+                let mut promo = to & k.zone;
+                if k.leaving {
+                    promo |= shift(movers & k.zone, s.delta) & to;
+                }
+                if k.on_capture {
+                    promo &= enemy;
+                }
+                n = n + u64::from(promo.count_ones()) * u64::from(k.mult) - u64::from(promo.count_ones());
+            }
+        }
+        n
     }
 
     /// [`Position::count_moves`] without royal safety: every move the pieces can make (a royal
