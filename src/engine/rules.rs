@@ -52,79 +52,102 @@ impl Position {
 
     /// Results that do not depend on the legal moves: repetition, move limit, insufficient material.
     pub fn static_result(&self, preset: &Preset) -> Option<GameOver> {
-        for r in &preset.ends {
-            match r {
-                EndRule::MoveLimit(n, o) if self.halfmove >= n.saturating_mul(2) => {
-                    return Some(outcome(*o, self.side, &format!("{n}-move rule")));
-                }
-                EndRule::Repetition(n, o) if self.repetitions() >= *n => {
-                    return Some(outcome(*o, self.side, &format!("{} repetition", times(*n))));
-                }
-                EndRule::Insufficient(pats, o) if self.insufficient(preset, pats) => {
-                    return Some(outcome(*o, self.side, "insufficient material"));
-                }
-                EndRule::Passes(o) if self.last_turns_passed(2) => {
-                    return Some(outcome(*o, self.side, "both sides passed"));
-                }
-                EndRule::Facing(o) if self.last_turns_passed(1) && self.royals_facing(preset) => {
-                    return Some(outcome(*o, self.side, "the royal pieces face each other after a pass"));
-                }
-                EndRule::Reach(zone, kinds, true, o) => {
-                    // `answered`: the side to move arrived a turn ago, and the other side has
-                    // answered; Black's arrival in answer to White's draws.
-                    let us = self.side;
-                    if self.piece_in(us, kinds, &zone[us]) {
-                        if us == Side::White && self.piece_in(Side::Black, kinds, &zone[Side::Black]) {
-                            return Some(GameOver { winner: None, reason: "both reached the goal".into() });
-                        }
-                        return Some(outcome(*o, us, "reached the goal"));
-                    }
-                }
-                EndRule::Reach(zone, kinds, false, o) => {
-                    // The side that just moved first: its royal piece arrived.
-                    for side in [self.side.other(), self.side] {
-                        if self.piece_in(side, kinds, &zone[side]) {
-                            return Some(outcome(*o, side, "reached the goal"));
-                        }
-                    }
-                }
-                EndRule::Checks(n, o) => {
-                    for side in [self.side.other(), self.side] {
-                        if self.checks[side] == 0 {
-                            return Some(outcome(
-                                *o,
-                                side,
-                                &format!("gave {n} check{}", if *n == 1 { "" } else { "s" }),
-                            ));
-                        }
-                    }
-                }
-                EndRule::Bare(false, o) => {
-                    for side in [self.side.other(), self.side] {
-                        if self.bare(preset, side) {
-                            return Some(outcome(*o, side, "bare royal piece"));
-                        }
-                    }
-                }
-                EndRule::Bare(true, o) => {
-                    // `answered`: the other side must keep a piece besides its royal ones; a bared
-                    // side to move may still capture it, so then the other side needs two.
-                    for side in [self.side.other(), self.side] {
-                        let need = if side == self.side { 2 } else { 1 };
-                        if self.bare(preset, side) && self.non_royal_count(preset, side.other()) >= need {
-                            return Some(outcome(*o, side, "bare royal piece"));
-                        }
-                    }
-                }
-                EndRule::Extinction(kinds, at_most, o) => {
-                    for side in [self.side.other(), self.side] {
-                        if self.extinct(preset, side, kinds.as_deref(), *at_most) {
-                            return Some(outcome(*o, side, "extinction"));
-                        }
-                    }
-                }
-                _ => {}
+        // Most positions end by none of the rules (this is asked at every node of a perft or a
+        // search): each rule is first asked cheaply, the whole test kept out of line.
+        preset.ends.iter().find_map(|r| if self.may_end(preset, r) { self.static_rule(preset, r) } else { None })
+    }
+
+    /// False when the rule `r` surely does not end the game here (cheap); true when it may.
+    #[inline(always)]
+    fn may_end(&self, preset: &Preset, r: &EndRule) -> bool {
+        match r {
+            EndRule::Checkmate(_) | EndRule::Stalemate(..) => false,
+            EndRule::MoveLimit(n, _) => self.halfmove >= n.saturating_mul(2),
+            // `n` occurrences need `n - 1` earlier ones since the last irreversible move, two plies apart.
+            EndRule::Repetition(n, _) => self.halfmove >= n.saturating_sub(1).saturating_mul(2),
+            EndRule::Insufficient(..) => self.non_royal_on_board(preset) <= 8,
+            _ => true,
+        }
+    }
+
+    /// The pieces on the board but the royal ones, from the counts of empty squares and holes.
+    #[inline(always)]
+    fn non_royal_on_board(&self, preset: &Preset) -> u32 {
+        (preset.geo.squares.len() as u32)
+            .saturating_sub(self.counts[cell::EMPTY as usize] as u32 + self.counts[cell::HOLE as usize] as u32)
+            .saturating_sub(self.royal_count(Side::White) + self.royal_count(Side::Black))
+    }
+
+    /// Whether the rule `r` (not one judged by the legal moves) ends the game here, and how.
+    #[inline(never)]
+    fn static_rule(&self, preset: &Preset, r: &EndRule) -> Option<GameOver> {
+        match r {
+            EndRule::MoveLimit(n, o) if self.halfmove >= n.saturating_mul(2) => {
+                return Some(outcome(*o, self.side, &format!("{n}-move rule")));
             }
+            EndRule::Repetition(n, o) if self.repetitions() >= *n => {
+                return Some(outcome(*o, self.side, &format!("{} repetition", times(*n))));
+            }
+            EndRule::Insufficient(pats, o) if self.insufficient(preset, pats) => {
+                return Some(outcome(*o, self.side, "insufficient material"));
+            }
+            EndRule::Passes(o) if self.last_turns_passed(2) => {
+                return Some(outcome(*o, self.side, "both sides passed"));
+            }
+            EndRule::Facing(o) if self.last_turns_passed(1) && self.royals_facing(preset) => {
+                return Some(outcome(*o, self.side, "the royal pieces face each other after a pass"));
+            }
+            EndRule::Reach(zone, kinds, true, o) => {
+                // `answered`: the side to move arrived a turn ago, and the other side has
+                // answered; Black's arrival in answer to White's draws.
+                let us = self.side;
+                if self.piece_in(us, kinds, &zone[us]) {
+                    if us == Side::White && self.piece_in(Side::Black, kinds, &zone[Side::Black]) {
+                        return Some(GameOver { winner: None, reason: "both reached the goal".into() });
+                    }
+                    return Some(outcome(*o, us, "reached the goal"));
+                }
+            }
+            EndRule::Reach(zone, kinds, false, o) => {
+                // The side that just moved first: its royal piece arrived.
+                for side in [self.side.other(), self.side] {
+                    if self.piece_in(side, kinds, &zone[side]) {
+                        return Some(outcome(*o, side, "reached the goal"));
+                    }
+                }
+            }
+            EndRule::Checks(n, o) => {
+                for side in [self.side.other(), self.side] {
+                    if self.checks[side] == 0 {
+                        return Some(outcome(*o, side, &format!("gave {n} check{}", if *n == 1 { "" } else { "s" })));
+                    }
+                }
+            }
+            EndRule::Bare(false, o) => {
+                for side in [self.side.other(), self.side] {
+                    if self.bare(preset, side) {
+                        return Some(outcome(*o, side, "bare royal piece"));
+                    }
+                }
+            }
+            EndRule::Bare(true, o) => {
+                // `answered`: the other side must keep a piece besides its royal ones; a bared
+                // side to move may still capture it, so then the other side needs two.
+                for side in [self.side.other(), self.side] {
+                    let need = if side == self.side { 2 } else { 1 };
+                    if self.bare(preset, side) && self.non_royal_count(preset, side.other()) >= need {
+                        return Some(outcome(*o, side, "bare royal piece"));
+                    }
+                }
+            }
+            EndRule::Extinction(kinds, at_most, o) => {
+                for side in [self.side.other(), self.side] {
+                    if self.extinct(preset, side, kinds.as_deref(), *at_most) {
+                        return Some(outcome(*o, side, "extinction"));
+                    }
+                }
+            }
+            _ => {}
         }
         None
     }
@@ -175,11 +198,8 @@ impl Position {
     }
 
     fn insufficient(&self, preset: &Preset, pats: &[MaterialPattern]) -> bool {
-        // The pieces on the board from the counts of empty squares and holes: most positions have
-        // too many to look at the kinds.
-        let on_board = (preset.geo.squares.len() as u32)
-            .saturating_sub(self.counts[cell::EMPTY as usize] as u32 + self.counts[cell::HOLE as usize] as u32);
-        if on_board.saturating_sub(self.royal_count(Side::White) + self.royal_count(Side::Black)) > 8 {
+        // Most positions have too many pieces to look at the kinds.
+        if self.non_royal_on_board(preset) > 8 {
             return false;
         }
         let mut per_kind = [0u16; cell::MAX_KINDS];
