@@ -34,13 +34,14 @@ pub struct Special {
 /// square `delta` bits on, doing what `flags` say (move, capture); the squares `path` bits on from
 /// the mover must be empty, and an `initial` one is for a piece that has not moved yet. Counting
 /// with shifts visits each kind's moves instead of each piece's ([`crate::engine::bulk`]).
+/// `delta` and `path` are kept modulo 64, as rotations: from the squares of `from` no bit wraps.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Shift {
-    pub delta: i8,
+    pub delta: u8,
     pub flags: u8,
     pub initial: bool,
     pub path_len: u8,
-    pub path: [i8; 4],
+    pub path: [u8; 4],
     pub from: Bits,
 }
 
@@ -448,12 +449,14 @@ fn shifts_of(k: &KindBits, n: usize) -> Option<Vec<Shift>> {
     }
     let mut out: Vec<Shift> = Vec::new();
     let mut add = |f: usize, to: usize, flags: u8, initial: bool, path: Bits| -> Option<()> {
-        let delta = i8::try_from(to as isize - f as isize).ok()?;
-        let (mut rel, mut len, mut left) = ([0i8; 4], 0, path);
+        // Bits on, modulo 64 (a rotation).
+        let on = |b: usize| (b as isize - f as isize).rem_euclid(64) as u8;
+        let delta = on(to);
+        let (mut rel, mut len, mut left) = ([0u8; 4], 0, path);
         while left != 0 {
-            let p = left.trailing_zeros() as isize;
+            let p = left.trailing_zeros() as usize;
             left &= left - 1;
-            *rel.get_mut(len)? = i8::try_from(p - f as isize).ok()?;
+            *rel.get_mut(len)? = on(p);
             len += 1;
         }
         let same = |s: &&mut Shift| {

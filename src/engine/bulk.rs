@@ -3,7 +3,7 @@
 //! squares, and a popcount; no move is listed or tried. Only where every piece on the board moves
 //! plainly ([`super::bitboard`]); en passant and castling are tried as the move list's are.
 
-use super::bitboard::{BitTables, Bits, KindBits, compile, reachable};
+use super::bitboard::{BitTables, Bits, KindBits, compile};
 use super::board::{Sq, cell};
 use super::movement::flag;
 use super::position::{Move, Position, mflag};
@@ -213,12 +213,13 @@ impl Position {
             let mut at = self.code_bits[cell::piece(kind, us) as usize & 127];
             let Some(k) = k else { continue };
             // A kind that moves by shifts counts the moves of its free pieces together.
+            // (Unless it has fewer pieces than half its shifts: a knight's eight for two pieces.)
             if k.shifted {
                 let free = at & !pinned & !(1 << kb);
-                if free != 0 {
+                if free != 0 && 2 * free.count_ones() as usize >= k.shifts.len() {
                     n += self.count_shifts(t, k, free, own, enemy, empty, block);
+                    at &= !free;
                 }
-                at &= !free;
             }
             while at != 0 {
                 let b = at.trailing_zeros() as usize & 63;
@@ -273,26 +274,26 @@ impl Position {
         empty: Bits,
         onto: Bits,
     ) -> u64 {
-        // `x` moved `d` bits on (`d` < 0: back), bits pushed off the board dropped.
-        let shift = |x: Bits, d: i8| if d >= 0 { x << (d as u32 & 63) } else { x >> (d.unsigned_abs() as u32 & 63) };
+        // Where a shift's moves may land, by its flags: nowhere, empty squares, enemy pieces, either.
+        let allowed = [0, empty & onto, enemy & onto, !own & onto];
         let mut n = 0u64;
         for s in &k.shifts {
             let mut movers = free & s.from;
-            // The path's squares, each moved back onto the movers that need it empty.
+            // The path's squares, each turned back onto the movers that need it empty.
             for &p in &s.path[..(s.path_len as usize).min(4)] {
-                movers &= shift(empty, p.wrapping_neg());
+                movers &= empty.rotate_right(u32::from(p));
             }
             if movers == 0 {
                 continue;
             }
-            let mut to = shift(movers, s.delta) & reachable(s.flags, !0, own, empty, enemy) & onto;
+            let mut to = movers.rotate_left(u32::from(s.delta)) & allowed[usize::from(s.flags & 3)];
             if s.initial {
                 let mut left = movers;
                 while left != 0 {
-                    let b = left.trailing_zeros() as usize & 63;
+                    let b = left.trailing_zeros() & 63;
                     left &= left - 1;
-                    if !self.unmoved_at(t, b) {
-                        to &= !shift(1 << b, s.delta);
+                    if !self.unmoved_at(t, b as usize) {
+                        to &= !(1u64 << b).rotate_left(u32::from(s.delta));
                     }
                 }
             }
@@ -300,7 +301,7 @@ impl Position {
             if k.zone != 0 {
                 let mut promo = to & k.zone;
                 if k.leaving {
-                    promo |= shift(movers & k.zone, s.delta) & to;
+                    promo |= (movers & k.zone).rotate_left(u32::from(s.delta)) & to;
                 }
                 if k.on_capture {
                     promo &= enemy;
