@@ -1,5 +1,6 @@
 //! The royal-safety filter: pinned pieces found once per position, and trials that touch only the cells.
 
+use super::attackbits::AttackBits;
 use super::board::{MAX_FILES, MAX_RANKS, PAD, Sq, cell};
 use super::movegen::rides_to;
 use super::movement::Hop;
@@ -429,11 +430,109 @@ impl Position {
             }
             self.put(&mut saved, m.to, if m.promo != 0 { m.promo } else { piece });
         }
-        let attacked = self.attacked(preset, royal, by);
+        let attacked = self.attacked_after_saved(preset, &saved, royal, by);
         for &(sq, old) in saved.cells[..saved.n].iter().rev() {
             self.cells[sq.idx()] = old;
         }
         Some(attacked)
+    }
+
+    /// [`Self::attacked`] on the cells as a trial left them (`saved` holds what it changed), by
+    /// the preset's [`AttackBits`] when it has them: the occupancy bits, still the board's before
+    /// the trial, are corrected for the squares it changed (none of which may then hold a piece
+    /// of `by`: its pieces are read from the bits).
+    #[inline]
+    fn attacked_after_saved(&self, preset: &Preset, saved: &Saved, sq: Sq, by: Side) -> bool {
+        if let Some(ab) = &preset.attack_bits {
+            let mut occ = self.side_bits[Side::White] | self.side_bits[Side::Black];
+            let mut gone = 0;
+            let mut known = true;
+            for &(s, _) in &saved.cells[..saved.n] {
+                let b = ab.bit_of[s.idx()];
+                // A piece of `by` brought by the trial (a check test's mover) is not in the bits.
+                known &= b != 255 && !cell::is_side(self.cells[s.idx()], by);
+                let bit = 1u64 << (b & 63);
+                gone |= bit;
+                if cell::is_piece(self.cells[s.idx()]) {
+                    occ |= bit;
+                } else {
+                    occ &= !bit;
+                }
+            }
+            if known && let Some(a) = self.attacked_bits(preset, ab, sq, by, occ, gone) {
+                return a;
+            }
+        }
+        self.attacked(preset, sq, by)
+    }
+
+    /// Whether a piece of `by` could capture on `sq`, as [`Self::attacked`] tells from the cells,
+    /// told from the preset's [`AttackBits`]: `occ` the board's pieces and none of `by`'s on
+    /// `gone` (squares whose cells no longer hold what the occupancy bits say). `None` when the
+    /// bits cannot tell (holes on the board).
+    fn attacked_bits(&self, preset: &Preset, ab: &AttackBits, sq: Sq, by: Side, occ: u64, gone: u64) -> Option<bool> {
+        if self.counts[cell::HOLE as usize] != 0 {
+            return None;
+        }
+        let tb = ab.bit_of[sq.idx()];
+        if tb == 255 {
+            return None;
+        }
+        let tb = tb as usize & 63;
+        let t = &preset.movement.attacks[by];
+        let s = &ab.sides[by];
+        let code_bits = &self.code_bits;
+        // `by`'s pieces: a leap or a line with none of them on its squares is passed over.
+        let theirs = self.side_bits[by] & !gone;
+        if s.leap_any[tb] & theirs != 0 {
+            for (code, from) in &s.leaps {
+                if from[tb] & code_bits[*code as usize & 127] & !gone != 0 {
+                    return Some(true);
+                }
+            }
+        }
+        for (r, (ray, up)) in t.rides.iter().zip(&s.rides) {
+            if ray[tb] & theirs == 0 {
+                continue;
+            }
+            let hit = ray[tb] & occ;
+            let b = if *up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() } as usize & 63;
+            if (theirs >> b) & 1 == 0 {
+                continue;
+            }
+            let at = ab.square_of[b];
+            let c = self.cells[at.idx()];
+            if (r.any >> cell::code(c)) & 1 == 0 {
+                continue;
+            }
+            let dist = (ray[tb] & !ray[b]).count_ones() as u8;
+            if rides_to(preset, r, c, dist, at.idx()) {
+                return Some(true);
+            }
+        }
+        if !t.back_at.is_empty() {
+            let k = sq.idx();
+            let near = s.leap_origins[tb] & self.side_bits[by] & !gone != 0
+                || (t.line_at[k] as usize..t.line_at[k + 1] as usize)
+                    .any(|i| s.line_squares[i] & code_bits[t.back_lines[i].code as usize & 127] & !gone != 0);
+            if near && self.back_attack(preset, t, k) {
+                return Some(true);
+            }
+        }
+        let n = t.ray_codes.len();
+        for (j, &code) in t.ray_codes.iter().enumerate() {
+            let pieces = code_bits[code as usize & 127] & !gone;
+            if pieces & s.path_origins[tb * n + j] == 0 {
+                continue;
+            }
+            let b = sq.idx() * n + j;
+            for &(o, empty) in &s.paths[t.path_at[b] as usize..t.path_at[b + 1] as usize] {
+                if (pieces >> (o & 63)) & 1 != 0 && empty & occ == 0 {
+                    return Some(true);
+                }
+            }
+        }
+        Some(false)
     }
 
     #[inline]
