@@ -199,22 +199,41 @@ impl Position {
         if preset.geo.cells > GUARD_WORDS * 64 {
             return false;
         }
-        let shaped = t.ray_codes.iter().any(|&code| self.counts[cell::code(code) as usize] > 0);
-        // The ride walk below (`pins_unless_attacked`) looks for every other attack: with such a
-        // piece on the board, an attack along a shaped path is looked for as `attacked` does.
-        if shaped && self.path_attack(preset, t, k.idx(), them) {
-            return false;
-        }
-        let Some(pins) = self.pins_unless_attacked(preset, k, us) else { return false };
-        for &sq in &pins.squares[..pins.n] {
-            g.add(sq);
+        let bits = preset.attack_bits.as_ref().filter(|_| self.counts[cell::HOLE as usize] == 0);
+        match bits {
+            Some(ab) => {
+                if !self.pins_by_bits(preset, ab, k, us, g) {
+                    return false;
+                }
+            }
+            None => {
+                let shaped = t.ray_codes.iter().any(|&code| self.counts[cell::code(code) as usize] > 0);
+                // The ride walk below (`pins_unless_attacked`) looks for every other attack: with
+                // such a piece on the board, an attack along a shaped path is looked for as
+                // `attacked` does.
+                if shaped && self.path_attack(preset, t, k.idx(), them) {
+                    return false;
+                }
+                let Some(pins) = self.pins_unless_attacked(preset, k, us) else { return false };
+                for &sq in &pins.squares[..pins.n] {
+                    g.add(sq);
+                }
+            }
         }
         let cells = &self.cells;
+        // With the bits, the target's bit: a code with no piece on any origin of a path to it
+        // (or a line through it) is passed over.
+        let kb = bits.map(|ab| ab.bit_of[k.idx()] as usize & 63);
         let k = k.idx();
         // The shaped paths of enemy pieces aimed at it: emptying a square of one could open it.
         let n = t.ray_codes.len();
         for (j, &code) in t.ray_codes.iter().enumerate() {
             if self.counts[code as usize] == 0 {
+                continue;
+            }
+            if let (Some(ab), Some(kb)) = (bits, kb)
+                && ab.sides[them].path_origins[kb * n + j] & self.code_bits[code as usize & 127] == 0
+            {
                 continue;
             }
             let rays = &preset.movement.rays[them][cell::kind(code)];
@@ -233,13 +252,21 @@ impl Position {
         if t.back_at.is_empty() {
             return true;
         }
-        for l in &t.back_leaps[t.back_at[k] as usize..t.back_at[k + 1] as usize] {
-            if (l.codes >> cell::code(cells[l.origin.idx()])) & 1 != 0 {
-                l.path[..l.path_len as usize].iter().for_each(|&p| g.add(p));
+        let near = |ab: &AttackBits, kb: usize| ab.sides[them].leap_origins[kb] & self.side_bits[them] != 0;
+        if bits.zip(kb).is_none_or(|(ab, kb)| near(ab, kb)) {
+            for l in &t.back_leaps[t.back_at[k] as usize..t.back_at[k + 1] as usize] {
+                if (l.codes >> cell::code(cells[l.origin.idx()])) & 1 != 0 {
+                    l.path[..l.path_len as usize].iter().for_each(|&p| g.add(p));
+                }
             }
         }
-        for l in &t.back_lines[t.line_at[k] as usize..t.line_at[k + 1] as usize] {
+        for (i, l) in t.back_lines.iter().enumerate().take(t.line_at[k + 1] as usize).skip(t.line_at[k] as usize) {
             if self.counts[l.code as usize] == 0 {
+                continue;
+            }
+            if let Some(ab) = bits
+                && ab.sides[them].line_squares[i] & self.code_bits[l.code as usize & 127] == 0
+            {
                 continue;
             }
             // The first three pieces on the line: the capturer after one move is one of them.
@@ -259,6 +286,47 @@ impl Position {
                 let upto = if l.hop == Hop::No { found[0] } else { found[1] };
                 let end = if upto == usize::MAX { l.squares.len() } else { upto + 1 };
                 l.squares[..end].iter().for_each(|&s| g.add(s));
+            }
+        }
+        true
+    }
+
+    /// [`Self::guard`]'s pinned pieces by the preset's [`AttackBits`] (the board has no holes):
+    /// on each rider line to the royal piece on `k`, a piece of `us` first and an enemy riding the
+    /// line that far next. Marks them in `g` and returns true, or returns false when the royal
+    /// piece is attacked now.
+    fn pins_by_bits(&self, preset: &Preset, ab: &AttackBits, k: Sq, us: Side, g: &mut Guard) -> bool {
+        let them = us.other();
+        let (ours, theirs) = (self.side_bits[us], self.side_bits[them]);
+        let occ = ours | theirs;
+        if self.attacked_bits(preset, ab, k, them, occ, 0) != Some(false) {
+            return false;
+        }
+        let kb = ab.bit_of[k.idx()] as usize & 63;
+        let nearest =
+            |hit: u64, up: bool| if up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() } as usize & 63;
+        for (r, (ray, up)) in preset.movement.attacks[them].rides.iter().zip(&ab.sides[them].rides) {
+            let line = ray[kb];
+            if line & theirs == 0 {
+                continue;
+            }
+            // Not attacked: the first piece on the line is the mover's own or rides no further.
+            let first = nearest(line & occ, *up);
+            if (ours >> first) & 1 == 0 {
+                continue;
+            }
+            let beyond = ray[first] & occ;
+            if beyond == 0 {
+                continue;
+            }
+            let second = nearest(beyond, *up);
+            if (theirs >> second) & 1 == 0 {
+                continue;
+            }
+            let at = ab.square_of[second];
+            let dist = (line & !ray[second]).count_ones() as u8;
+            if rides_to(preset, r, self.cells[at.idx()], dist, at.idx()) {
+                g.add(ab.square_of[first]);
             }
         }
         true
