@@ -546,6 +546,7 @@ impl Checker {
             script,
             images,
             bits: None,
+            attack_bits: None,
         };
         if !self.diags.is_empty() {
             if had_setup && let Err(e) = fen::parse_board_only(&preset, &setup.node) {
@@ -597,6 +598,7 @@ impl Checker {
             return Err((preset.sources, vec![Diagnostic::new(setup.span, format!("bad setup: {e}"))]));
         }
         preset.bits = crate::engine::bulk::tables(&preset);
+        preset.attack_bits = crate::engine::attackbits::compile(&preset.geo, &preset.movement);
         Ok(preset)
     }
 

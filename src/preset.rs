@@ -213,6 +213,8 @@ pub struct Preset {
     pub images: Vec<BySide<Option<PieceImage>>>,
     /// Bitboards to count legal moves with, when the board and the rules allow (`engine::bulk`).
     pub bits: Option<crate::engine::bitboard::BitTables>,
+    /// The attack tables as bitboards, on a board of at most 64 squares (`engine::attackbits`).
+    pub attack_bits: Option<crate::engine::attackbits::AttackBits>,
 }
 
 /// A piece's picture as read from beside the preset: its type and bytes, and whether it is drawn

@@ -36,6 +36,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "engine::movement",
             "engine::bitboard",
             "engine::slides",
+            "engine::attackbits",
         ],
     ),
     ("script data", &["script::table", "script::value", "script::ir", "script::inert", "script::reads"]),

@@ -1,5 +1,6 @@
 //! The royal-safety filter: pinned pieces found once per position, and trials that touch only the cells.
 
+use super::attackbits::AttackBits;
 use super::board::{MAX_FILES, MAX_RANKS, PAD, Sq, cell};
 use super::movegen::rides_to;
 use super::movement::Hop;
@@ -198,22 +199,41 @@ impl Position {
         if preset.geo.cells > GUARD_WORDS * 64 {
             return false;
         }
-        let shaped = t.ray_codes.iter().any(|&code| self.counts[cell::code(code) as usize] > 0);
-        // The ride walk below (`pins_unless_attacked`) looks for every other attack: with such a
-        // piece on the board, an attack along a shaped path is looked for as `attacked` does.
-        if shaped && self.path_attack(preset, t, k.idx(), them) {
-            return false;
-        }
-        let Some(pins) = self.pins_unless_attacked(preset, k, us) else { return false };
-        for &sq in &pins.squares[..pins.n] {
-            g.add(sq);
+        let bits = preset.attack_bits.as_ref().filter(|_| self.counts[cell::HOLE as usize] == 0);
+        match bits {
+            Some(ab) => {
+                if !self.pins_by_bits(preset, ab, k, us, g) {
+                    return false;
+                }
+            }
+            None => {
+                let shaped = t.ray_codes.iter().any(|&code| self.counts[cell::code(code) as usize] > 0);
+                // The ride walk below (`pins_unless_attacked`) looks for every other attack: with
+                // such a piece on the board, an attack along a shaped path is looked for as
+                // `attacked` does.
+                if shaped && self.path_attack(preset, t, k.idx(), them) {
+                    return false;
+                }
+                let Some(pins) = self.pins_unless_attacked(preset, k, us) else { return false };
+                for &sq in &pins.squares[..pins.n] {
+                    g.add(sq);
+                }
+            }
         }
         let cells = &self.cells;
+        // With the bits, the target's bit: a code with no piece on any origin of a path to it
+        // (or a line through it) is passed over.
+        let kb = bits.map(|ab| ab.bit_of[k.idx()] as usize & 63);
         let k = k.idx();
         // The shaped paths of enemy pieces aimed at it: emptying a square of one could open it.
         let n = t.ray_codes.len();
         for (j, &code) in t.ray_codes.iter().enumerate() {
             if self.counts[code as usize] == 0 {
+                continue;
+            }
+            if let (Some(ab), Some(kb)) = (bits, kb)
+                && ab.sides[them].path_origins[kb * n + j] & self.code_bits[code as usize & 127] == 0
+            {
                 continue;
             }
             let rays = &preset.movement.rays[them][cell::kind(code)];
@@ -232,13 +252,21 @@ impl Position {
         if t.back_at.is_empty() {
             return true;
         }
-        for l in &t.back_leaps[t.back_at[k] as usize..t.back_at[k + 1] as usize] {
-            if (l.codes >> cell::code(cells[l.origin.idx()])) & 1 != 0 {
-                l.path[..l.path_len as usize].iter().for_each(|&p| g.add(p));
+        let near = |ab: &AttackBits, kb: usize| ab.sides[them].leap_origins[kb] & self.side_bits[them] != 0;
+        if bits.zip(kb).is_none_or(|(ab, kb)| near(ab, kb)) {
+            for l in &t.back_leaps[t.back_at[k] as usize..t.back_at[k + 1] as usize] {
+                if (l.codes >> cell::code(cells[l.origin.idx()])) & 1 != 0 {
+                    l.path[..l.path_len as usize].iter().for_each(|&p| g.add(p));
+                }
             }
         }
-        for l in &t.back_lines[t.line_at[k] as usize..t.line_at[k + 1] as usize] {
+        for (i, l) in t.back_lines.iter().enumerate().take(t.line_at[k + 1] as usize).skip(t.line_at[k] as usize) {
             if self.counts[l.code as usize] == 0 {
+                continue;
+            }
+            if let Some(ab) = bits
+                && ab.sides[them].line_squares[i] & self.code_bits[l.code as usize & 127] == 0
+            {
                 continue;
             }
             // The first three pieces on the line: the capturer after one move is one of them.
@@ -258,6 +286,47 @@ impl Position {
                 let upto = if l.hop == Hop::No { found[0] } else { found[1] };
                 let end = if upto == usize::MAX { l.squares.len() } else { upto + 1 };
                 l.squares[..end].iter().for_each(|&s| g.add(s));
+            }
+        }
+        true
+    }
+
+    /// [`Self::guard`]'s pinned pieces by the preset's [`AttackBits`] (the board has no holes):
+    /// on each rider line to the royal piece on `k`, a piece of `us` first and an enemy riding the
+    /// line that far next. Marks them in `g` and returns true, or returns false when the royal
+    /// piece is attacked now.
+    fn pins_by_bits(&self, preset: &Preset, ab: &AttackBits, k: Sq, us: Side, g: &mut Guard) -> bool {
+        let them = us.other();
+        let (ours, theirs) = (self.side_bits[us], self.side_bits[them]);
+        let occ = ours | theirs;
+        if self.attacked_bits(preset, ab, k, them, occ, 0) != Some(false) {
+            return false;
+        }
+        let kb = ab.bit_of[k.idx()] as usize & 63;
+        let nearest =
+            |hit: u64, up: bool| if up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() } as usize & 63;
+        for (r, (ray, up)) in preset.movement.attacks[them].rides.iter().zip(&ab.sides[them].rides) {
+            let line = ray[kb];
+            if line & theirs == 0 {
+                continue;
+            }
+            // Not attacked: the first piece on the line is the mover's own or rides no further.
+            let first = nearest(line & occ, *up);
+            if (ours >> first) & 1 == 0 {
+                continue;
+            }
+            let beyond = ray[first] & occ;
+            if beyond == 0 {
+                continue;
+            }
+            let second = nearest(beyond, *up);
+            if (theirs >> second) & 1 == 0 {
+                continue;
+            }
+            let at = ab.square_of[second];
+            let dist = (line & !ray[second]).count_ones() as u8;
+            if rides_to(preset, r, self.cells[at.idx()], dist, at.idx()) {
+                g.add(ab.square_of[first]);
             }
         }
         true
@@ -429,11 +498,109 @@ impl Position {
             }
             self.put(&mut saved, m.to, if m.promo != 0 { m.promo } else { piece });
         }
-        let attacked = self.attacked(preset, royal, by);
+        let attacked = self.attacked_after_saved(preset, &saved, royal, by);
         for &(sq, old) in saved.cells[..saved.n].iter().rev() {
             self.cells[sq.idx()] = old;
         }
         Some(attacked)
+    }
+
+    /// [`Self::attacked`] on the cells as a trial left them (`saved` holds what it changed), by
+    /// the preset's [`AttackBits`] when it has them: the occupancy bits, still the board's before
+    /// the trial, are corrected for the squares it changed (none of which may then hold a piece
+    /// of `by`: its pieces are read from the bits).
+    #[inline]
+    fn attacked_after_saved(&self, preset: &Preset, saved: &Saved, sq: Sq, by: Side) -> bool {
+        if let Some(ab) = &preset.attack_bits {
+            let mut occ = self.side_bits[Side::White] | self.side_bits[Side::Black];
+            let mut gone = 0;
+            let mut known = true;
+            for &(s, _) in &saved.cells[..saved.n] {
+                let b = ab.bit_of[s.idx()];
+                // A piece of `by` brought by the trial (a check test's mover) is not in the bits.
+                known &= b != 255 && !cell::is_side(self.cells[s.idx()], by);
+                let bit = 1u64 << (b & 63);
+                gone |= bit;
+                if cell::is_piece(self.cells[s.idx()]) {
+                    occ |= bit;
+                } else {
+                    occ &= !bit;
+                }
+            }
+            if known && let Some(a) = self.attacked_bits(preset, ab, sq, by, occ, gone) {
+                return a;
+            }
+        }
+        self.attacked(preset, sq, by)
+    }
+
+    /// Whether a piece of `by` could capture on `sq`, as [`Self::attacked`] tells from the cells,
+    /// told from the preset's [`AttackBits`]: `occ` the board's pieces and none of `by`'s on
+    /// `gone` (squares whose cells no longer hold what the occupancy bits say). `None` when the
+    /// bits cannot tell (holes on the board).
+    fn attacked_bits(&self, preset: &Preset, ab: &AttackBits, sq: Sq, by: Side, occ: u64, gone: u64) -> Option<bool> {
+        if self.counts[cell::HOLE as usize] != 0 {
+            return None;
+        }
+        let tb = ab.bit_of[sq.idx()];
+        if tb == 255 {
+            return None;
+        }
+        let tb = tb as usize & 63;
+        let t = &preset.movement.attacks[by];
+        let s = &ab.sides[by];
+        let code_bits = &self.code_bits;
+        // `by`'s pieces: a leap or a line with none of them on its squares is passed over.
+        let theirs = self.side_bits[by] & !gone;
+        if s.leap_any[tb] & theirs != 0 {
+            for (code, from) in &s.leaps {
+                if from[tb] & code_bits[*code as usize & 127] & !gone != 0 {
+                    return Some(true);
+                }
+            }
+        }
+        for (r, (ray, up)) in t.rides.iter().zip(&s.rides) {
+            if ray[tb] & theirs == 0 {
+                continue;
+            }
+            let hit = ray[tb] & occ;
+            let b = if *up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() } as usize & 63;
+            if (theirs >> b) & 1 == 0 {
+                continue;
+            }
+            let at = ab.square_of[b];
+            let c = self.cells[at.idx()];
+            if (r.any >> cell::code(c)) & 1 == 0 {
+                continue;
+            }
+            let dist = (ray[tb] & !ray[b]).count_ones() as u8;
+            if rides_to(preset, r, c, dist, at.idx()) {
+                return Some(true);
+            }
+        }
+        if !t.back_at.is_empty() {
+            let k = sq.idx();
+            let near = s.leap_origins[tb] & self.side_bits[by] & !gone != 0
+                || (t.line_at[k] as usize..t.line_at[k + 1] as usize)
+                    .any(|i| s.line_squares[i] & code_bits[t.back_lines[i].code as usize & 127] & !gone != 0);
+            if near && self.back_attack(preset, t, k) {
+                return Some(true);
+            }
+        }
+        let n = t.ray_codes.len();
+        for (j, &code) in t.ray_codes.iter().enumerate() {
+            let pieces = code_bits[code as usize & 127] & !gone;
+            if pieces & s.path_origins[tb * n + j] == 0 {
+                continue;
+            }
+            let b = sq.idx() * n + j;
+            for &(o, empty) in &s.paths[t.path_at[b] as usize..t.path_at[b + 1] as usize] {
+                if (pieces >> (o & 63)) & 1 != 0 && empty & occ == 0 {
+                    return Some(true);
+                }
+            }
+        }
+        Some(false)
     }
 
     #[inline]

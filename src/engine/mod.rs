@@ -1,6 +1,7 @@
 //! The engine: the board vocabulary (board, sides, hashing keys, Betza, compiled movement) and the
 //! position layer (positions, move generation, legality, turns, notation, static results, FEN).
 
+pub mod attackbits;
 pub mod betza;
 pub mod bitboard;
 pub mod board;

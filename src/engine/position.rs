@@ -197,7 +197,13 @@ impl Position {
             hash: 0,
             counts,
             occupied: BySide::new(vec![0; preset.geo.cells.div_ceil(64)], vec![0; preset.geo.cells.div_ceil(64)]),
-            bit_map: preset.bits.as_ref().map(|t| t.bit_of.clone()).unwrap_or_default(),
+            // Kept by the attack tables' bits too (`engine::attackbits`): the same squares as the bulk count's.
+            bit_map: preset
+                .bits
+                .as_ref()
+                .map(|t| t.bit_of.clone())
+                .or_else(|| preset.attack_bits.as_ref().map(|t| t.bit_of.clone()))
+                .unwrap_or_default(),
             side_bits: BySide::new(0, 0),
             code_bits: [0; 128],
             hands: BySide::default(),

@@ -1,0 +1,159 @@
+//! The reverse attack tables ([`AttackTables`]) as bitboards, for boards of at most 64 squares and
+//! every kind of capture they describe: per target square, the squares each leaping code captures
+//! from, each rider line's ray, and the origins (and the squares that must be empty) of shaped
+//! paths, so that "is this square attacked?" takes a few ANDs per code instead of a walk over the
+//! cells (see `Position::attacked_bits`, which the royal-safety trial asks).
+
+use super::board::{Geometry, Sq, cell};
+use super::movement::{AttackTables, Movement};
+use super::side::{BySide, Side};
+
+/// A set of squares, bit `rank * files + file` (as [`super::bitboard::Bits`]).
+pub type Bits = u64;
+
+/// One side's captures seen from each target square (a bit index).
+#[derive(Clone, Debug)]
+pub struct SideBits {
+    /// Per leaping code: the code and, per target, the squares it leaps there from (plain leaps of
+    /// [`AttackTables::leaps`]).
+    pub leaps: Vec<(u8, Box<[Bits; 64]>)>,
+    /// Per target: the squares any code leaps there from.
+    pub leap_any: [Bits; 64],
+    /// Per rider line of [`AttackTables::rides`] (same order): per target, the squares back from it
+    /// along the line, and whether bit indices grow along it (the nearest piece is the lowest bit).
+    pub rides: Vec<(Box<[Bits; 64]>, bool)>,
+    /// Per target: the origins of its lame, confined or initial leaps ([`AttackTables::back_leaps`]);
+    /// with no piece of the side on any, they are not looked at.
+    pub leap_origins: [Bits; 64],
+    /// Per [`AttackTables::back_lines`] entry: its squares (no piece of its code there: no attack).
+    pub line_squares: Vec<Bits>,
+    /// Per target and shaped code `j` (`t * n + j`, `n` codes of [`AttackTables::ray_codes`]): the
+    /// origins of the paths ending there.
+    pub path_origins: Vec<Bits>,
+    /// Per [`AttackTables::back_paths`] entry: its origin's bit and the squares it must find empty.
+    pub paths: Vec<(u8, Bits)>,
+}
+
+/// Both sides' [`SideBits`] and the board's squares as bits.
+#[derive(Clone, Debug)]
+pub struct AttackBits {
+    /// Per mailbox cell, its bit (255: no square); and per bit, its square.
+    pub bit_of: Vec<u8>,
+    pub square_of: Vec<Sq>,
+    pub sides: BySide<SideBits>,
+}
+
+/// The tables for a board of at most 64 squares whose rider lines run in one bit order each.
+pub fn compile(geo: &Geometry, mv: &Movement) -> Option<AttackBits> {
+    if geo.files * geo.ranks > 64 {
+        return None;
+    }
+    let mut bit_of = vec![255u8; geo.cells];
+    for (i, &sq) in geo.squares.iter().enumerate() {
+        bit_of[sq.idx()] = i as u8;
+    }
+    let bit = |sq: Sq| bit_of.get(sq.idx()).copied().filter(|&b| b != 255).map(|b| b as usize);
+    let white = side_bits(geo, &mv.attacks[Side::White], mv, Side::White, &bit)?;
+    let black = side_bits(geo, &mv.attacks[Side::Black], mv, Side::Black, &bit)?;
+    Some(AttackBits { bit_of: bit_of.clone(), square_of: geo.squares.clone(), sides: BySide::new(white, black) })
+}
+
+fn side_bits(
+    geo: &Geometry,
+    t: &AttackTables,
+    mv: &Movement,
+    side: Side,
+    bit: &dyn Fn(Sq) -> Option<usize>,
+) -> Option<SideBits> {
+    let cells = geo.cells as i32;
+    let mut leaps: Vec<(u8, Box<[Bits; 64]>)> = Vec::new();
+    for &(d, mask) in &t.leaps {
+        for &target in &geo.squares {
+            let Some(tb) = bit(target) else { continue };
+            let from = target.idx() as i32 - d as i32;
+            let Some(fb) = (0..cells).contains(&from).then(|| bit(Sq::new(from as usize))).flatten() else { continue };
+            let mut codes = mask;
+            while codes != 0 {
+                let code = codes.trailing_zeros() as u8;
+                codes &= codes - 1;
+                let at = match leaps.iter().position(|(c, _)| *c == code) {
+                    Some(i) => i,
+                    None => {
+                        leaps.push((code, Box::new([0; 64])));
+                        leaps.len() - 1
+                    }
+                };
+                leaps[at].1[tb] |= 1 << fb;
+            }
+        }
+    }
+    let mut leap_any = [0u64; 64];
+    for (_, from) in &leaps {
+        for (any, &f) in leap_any.iter_mut().zip(from.iter()) {
+            *any |= f;
+        }
+    }
+    let mut rides = Vec::new();
+    for r in &t.rides {
+        let mut ray = Box::new([0u64; 64]);
+        let mut up = None;
+        for &target in &geo.squares {
+            let Some(tb) = bit(target) else { continue };
+            let (f, rk) = (geo.file(target) as i32, geo.rank(target) as i32);
+            let (mut x, mut y) = (f - r.dir.0 as i32, rk - r.dir.1 as i32);
+            while let Some(sq) = geo.square_checked(x, y) {
+                let b = bit(sq)?;
+                // Every line must run one way in bit order, for the nearest piece to be a bit scan.
+                if ray[tb] == 0 {
+                    let grows = b > tb;
+                    if *up.get_or_insert(grows) != grows {
+                        return None;
+                    }
+                }
+                ray[tb] |= 1 << b;
+                x -= r.dir.0 as i32;
+                y -= r.dir.1 as i32;
+            }
+        }
+        rides.push((ray, up.unwrap_or(true)));
+    }
+    let mut leap_origins = [0u64; 64];
+    let mut line_squares = Vec::with_capacity(t.back_lines.len());
+    if !t.back_at.is_empty() {
+        for &target in &geo.squares {
+            let Some(tb) = bit(target) else { continue };
+            let k = target.idx();
+            for l in &t.back_leaps[t.back_at[k] as usize..t.back_at[k + 1] as usize] {
+                leap_origins[tb] |= 1 << bit(l.origin)?;
+            }
+        }
+        for l in &t.back_lines {
+            let mut m = 0u64;
+            for &s in &l.squares {
+                m |= 1 << bit(s)?;
+            }
+            line_squares.push(m);
+        }
+    }
+    let n = t.ray_codes.len();
+    let mut path_origins = vec![0u64; 64 * n];
+    let mut paths = vec![(0u8, 0u64); t.back_paths.len()];
+    for &target in &geo.squares {
+        let Some(tb) = bit(target) else { continue };
+        for (j, &code) in t.ray_codes.iter().enumerate() {
+            let rays = &mv.rays[side][cell::kind(code)];
+            let b = target.idx() * n + j;
+            let span = t.path_at[b] as usize..t.path_at[b + 1] as usize;
+            for (e, slot) in t.back_paths[span.clone()].iter().zip(&mut paths[span]) {
+                let ob = bit(e.origin)?;
+                path_origins[tb * n + j] |= 1 << ob;
+                let mut empty = 0u64;
+                for &s in rays.get(e.origin.idx())?.get(e.ray as usize)?.squares.get(..e.at as usize)? {
+                    empty |= 1 << bit(s)?;
+                }
+                *slot = (ob as u8, empty);
+            }
+        }
+    }
+    Some(SideBits { leaps, leap_any, rides, leap_origins, line_squares, path_origins, paths })
+}
