@@ -42,9 +42,7 @@ pub fn count(pos: &mut Position, preset: &Preset, kinds: &[PartKind]) -> Option<
         n += pos.count_moves(preset)?;
     }
     if kinds.contains(&PartKind::Drop) {
-        let us = pos.side;
-        let in_hand = pos.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << (k & 63));
-        n += pos.count_drops(preset, in_hand)?.0;
+        n += pos.count_drops(preset, super::turngen::hand_kinds(pos, pos.side))?.0;
     }
     Some(n)
 }

@@ -612,7 +612,7 @@ impl<'a> Gen<'a> {
                         .map(TurnPart::Remove),
                 ),
                 PartKind::Discard if set.hand => {
-                    let mut held = pos.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << k);
+                    let mut held = hand_kinds(pos, us);
                     while held != 0 {
                         let k = held.trailing_zeros() as usize;
                         held &= held - 1;
@@ -640,11 +640,8 @@ impl<'a> Gen<'a> {
             return Ok(Some((0, false)));
         }
         let us = self.mover;
-        let held = if set.hand && kinds.contains(&PartKind::Discard) {
-            pos.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << k).count_ones() as u64
-        } else {
-            0
-        };
+        let held =
+            if set.hand && kinds.contains(&PartKind::Discard) { hand_kinds(pos, us).count_ones() as u64 } else { 0 };
         let mut removals = 0u64;
         if kinds.contains(&PartKind::Remove) {
             let mut bits = set.kinds;
@@ -1188,8 +1185,7 @@ impl<'a> Gen<'a> {
                 if empties.is_empty() {
                     return;
                 }
-                // A bit per kind in hand, read in increasing order: sorted and without duplicates.
-                let mut codes = pos.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << k);
+                let mut codes = hand_kinds(pos, us);
                 // Pieces or kinds among the candidates restrict what may be dropped; squares, where.
                 if let Some(items) = from
                     && let listed = kind_bits(items)
@@ -1217,8 +1213,7 @@ impl<'a> Gen<'a> {
                 square_parts(pos, &preset.geo.squares, from, &|c| c == cell::EMPTY, TurnPart::Destroy, out)
             }
             PartKind::Discard => {
-                // A bit per kind, read in increasing order: sorted and without duplicates at once.
-                let in_hand = pos.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << k);
+                let in_hand = hand_kinds(pos, us);
                 let mut kinds = match from {
                     Some(items) => in_hand & kind_bits(items),
                     None => in_hand,
@@ -1343,6 +1338,13 @@ fn square_parts(
         }
         out.truncate(kept);
     }
+}
+
+/// A bit per kind in `side`'s hand: read in increasing order, the kinds held, sorted and each
+/// once (the drops, discards and counts of the generator and of [`leafcount`] list them so).
+#[inline]
+pub(super) fn hand_kinds(pos: &Position, side: Side) -> u64 {
+    pos.hands[side].iter().fold(0u64, |m, &k| m | 1u64 << (k & 63))
 }
 
 /// A bit per kind among the pieces and kinds of a part's candidates.
