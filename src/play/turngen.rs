@@ -690,7 +690,7 @@ impl<'a> Gen<'a> {
                         .map(TurnPart::Remove),
                 ),
                 PartKind::Discard if set.hand => {
-                    let mut held = hand_kinds(pos, us);
+                    let mut held = leafcount::hand_kinds(pos, us);
                     while held != 0 {
                         let k = held.trailing_zeros() as usize;
                         held &= held - 1;
@@ -718,8 +718,11 @@ impl<'a> Gen<'a> {
             return Ok(Some((0, false)));
         }
         let us = self.mover;
-        let held =
-            if set.hand && kinds.contains(&PartKind::Discard) { hand_kinds(pos, us).count_ones() as u64 } else { 0 };
+        let held = if set.hand && kinds.contains(&PartKind::Discard) {
+            leafcount::hand_kinds(pos, us).count_ones() as u64
+        } else {
+            0
+        };
         let mut removals = 0u64;
         if kinds.contains(&PartKind::Remove) {
             let mut bits = set.kinds;
@@ -1263,7 +1266,7 @@ impl<'a> Gen<'a> {
                 if empties.is_empty() {
                     return;
                 }
-                let mut codes = hand_kinds(pos, us);
+                let mut codes = leafcount::hand_kinds(pos, us);
                 // Pieces or kinds among the candidates restrict what may be dropped; squares, where.
                 if let Some(items) = from
                     && let listed = kind_bits(items)
@@ -1291,7 +1294,7 @@ impl<'a> Gen<'a> {
                 square_parts(pos, &preset.geo.squares, from, &|c| c == cell::EMPTY, TurnPart::Destroy, out)
             }
             PartKind::Discard => {
-                let in_hand = hand_kinds(pos, us);
+                let in_hand = leafcount::hand_kinds(pos, us);
                 let mut kinds = match from {
                     Some(items) => in_hand & kind_bits(items),
                     None => in_hand,
@@ -1416,13 +1419,6 @@ fn square_parts(
         }
         out.truncate(kept);
     }
-}
-
-/// A bit per kind in `side`'s hand: read in increasing order, the kinds held, sorted and each
-/// once (the drops, discards and counts of the generator and of [`leafcount`] list them so).
-#[inline]
-pub(super) fn hand_kinds(pos: &Position, side: Side) -> u64 {
-    pos.hands[side].iter().fold(0u64, |m, &k| m | 1u64 << (k & 63))
 }
 
 /// A bit per kind among the pieces and kinds of a part's candidates.
