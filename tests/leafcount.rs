@@ -4,12 +4,16 @@
 
 use herald::engine::Position;
 use herald::game::Game;
-use herald::play::turngen::{count_turns, for_each_turn};
+use herald::play::memo::Memos;
+use herald::play::turngen::{count_turns, count_turns_in, for_each_turn};
 use herald::preset::Preset;
 use std::sync::Arc;
 
 /// Compares the counted and the played turns at each node down to `depth`; returns the nodes.
-fn walk(pos: &mut Position, preset: &Preset, depth: usize, what: &str) -> u64 {
+/// Counted twice: alone, and with memos kept from the walk's earlier counts as a perft keeps
+/// them (then a listing whose parts before the last offer nothing by a kept `from` is counted
+/// without the generator).
+fn walk<'a>(pos: &mut Position, preset: &'a Preset, depth: usize, what: &str, memos: &mut Memos<'a>) -> u64 {
     let mut played = 0u64;
     for_each_turn(pos, preset, &mut |_, _| {
         played += 1;
@@ -18,10 +22,12 @@ fn walk(pos: &mut Position, preset: &Preset, depth: usize, what: &str) -> u64 {
     .expect("scripts run");
     let counted = count_turns(pos, preset).expect("scripts run");
     assert_eq!(counted, played, "{what}: position {}", herald::engine::fen::write(preset, pos));
+    let kept = count_turns_in(pos, preset, memos).expect("scripts run");
+    assert_eq!(kept, played, "{what}, memos kept: position {}", herald::engine::fen::write(preset, pos));
     let mut nodes = 1;
     if depth > 1 {
         for_each_turn(pos, preset, &mut |p, _| {
-            nodes += walk(p, preset, depth - 1, what);
+            nodes += walk(p, preset, depth - 1, what, memos);
             Ok(())
         })
         .expect("scripts run");
@@ -38,7 +44,7 @@ fn check_preset(name: &str, preset: Preset, fen: Option<&str>, depth: usize) -> 
     assert!(preset.bits.is_some(), "{name} has no bitboards");
     let mut game = Game::new(preset.clone(), fen, None).expect("fen parses");
     assert!(game.pos.count_moves(&preset).is_some(), "{name}: its moves are not counted with bitboards");
-    walk(&mut game.pos, &preset, depth, &format!("{name} {}", fen.unwrap_or("setup")))
+    walk(&mut game.pos, &preset, depth, &format!("{name} {}", fen.unwrap_or("setup")), &mut Memos::default())
 }
 
 /// Maidens: the move after an optional huff; huffs that expose the king, checks, castling.

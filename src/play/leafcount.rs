@@ -5,6 +5,7 @@
 //! being listed, played or judged one by one.
 
 use crate::engine::position::Position;
+use crate::engine::side::Side;
 use crate::preset::Preset;
 use crate::syntax::script::PartKind;
 
@@ -42,9 +43,14 @@ pub fn count(pos: &mut Position, preset: &Preset, kinds: &[PartKind]) -> Option<
         n += pos.count_moves(preset)?;
     }
     if kinds.contains(&PartKind::Drop) {
-        let us = pos.side;
-        let in_hand = pos.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << (k & 63));
-        n += pos.count_drops(preset, in_hand)?.0;
+        n += pos.count_drops(preset, hand_kinds(pos, pos.side))?.0;
     }
     Some(n)
+}
+
+/// A bit per kind in `side`'s hand: read in increasing order, the kinds held, sorted and each
+/// once (the drops and discards the turn generator lists, and the drops counted here, go so).
+#[inline]
+pub fn hand_kinds(pos: &Position, side: Side) -> u64 {
+    pos.hands[side].iter().fold(0u64, |m, &k| m | 1u64 << (k & 63))
 }

@@ -122,6 +122,9 @@ pub fn count_turns_in<'a>(pos: &mut Position, preset: &'a Preset, memos: &mut Me
         pos.legal_moves(preset, &mut moves);
         return Ok(moves.len() as u64);
     }
+    if let Some(n) = count_untried(pos, preset, memos) {
+        return n;
+    }
     let mut g = Gen::new(preset, pos.side, None, true);
     g.memos = std::mem::take(memos);
     let mut visited = 0;
@@ -141,6 +144,72 @@ pub fn count_turns_in<'a>(pos: &mut Position, preset: &'a Preset, memos: &mut Me
     r.map(|()| visited + g.counted)
 }
 
+/// [`count_turns_in`] when the generator would try no candidate: every part before the last is
+/// left out (`optional` or `if possible`) and offers nothing, by a `from` run kept in the memos
+/// that found nothing with the globals as they are (and did not read what a deferred `on
+/// turn_start` writes), and the last part is counted with bitboards ([`Gen::bulk`]). The count
+/// the generator would reach, and the steps it would charge, without making one: a bulk perft's
+/// last ply does this at most nodes of Maidens (no piece to huff), and setting a generator up and
+/// walking its parts cost as much as the count. `None` when it is not so simple.
+fn count_untried(pos: &mut Position, preset: &Preset, memos: &Memos) -> Option<R<u64>> {
+    let script = &preset.script;
+    let inert = &script.inert;
+    let last = script.turn.len().max(1) - 1;
+    let (kinds, last_from) = match script.turn.get(last) {
+        Some(s) if s.if_possible => return None,
+        Some(s) => (&s.kinds[..], s.from.is_some()),
+        None => (JUST_MOVE, false),
+    };
+    // Gen::bulk's and Gen::before_unread's conditions for the last part.
+    if last_from
+        || !leafcount::fits(preset, kinds)
+        || !kinds.iter().all(|&k| inert.before[k as usize] && inert.part[k as usize])
+    {
+        return None;
+    }
+    // `on turn_start` is put off until something reads it (Gen::start), or it may refuse.
+    let deferred = script.hooks.turn_start.is_some();
+    if deferred && inert.start_writes.is_none() {
+        return None;
+    }
+    let writes = if deferred { inert.start_writes.unwrap_or(u64::MAX) } else { 0 };
+    let globals = Globals::of(&pos.state);
+    // The kept runs' steps, charged as the generator charges a run it reuses.
+    let mut charges: [Option<(u64, &Body)>; MAX_PARTS] = [None; MAX_PARTS];
+    for (i, spec) in script.turn[..last].iter().enumerate() {
+        // Left out exactly once when it offers nothing; a part whose kinds include moves offers
+        // them whatever its `from`; a part the engine lists natively, or by the board's shape,
+        // is not looked up this way; a `before` hook would run.
+        let Some(body) = &spec.from else { return None };
+        if spec.optional == spec.if_possible
+            || i >= MAX_PARTS
+            || spec.kinds.contains(&PartKind::Move)
+            || inert.from_set.get(i).is_some_and(Option::is_some)
+            || inert.from_shape.get(i).copied().unwrap_or(true)
+            || spec.kinds.iter().any(|&k| script.hooks.before[k as usize].is_some())
+        {
+            return None;
+        }
+        let (list, read, steps) = memos.from_read(i, pos.side, &globals)?;
+        // The generator looks up the globals after putting the turn's `var`s back (reset_vars).
+        let reset = script.globals.len() <= 64
+            && (0..script.globals.len())
+                .filter(|&j| read >> j & 1 != 0)
+                .all(|j| script.globals[j].state || pos.state[j].same(&script.globals[j].init));
+        if !list.is_empty() || read & writes != 0 || !reset {
+            return None;
+        }
+        charges[i] = Some((steps, body));
+    }
+    let n = leafcount::count(pos, preset, kinds)?;
+    for (steps, body) in charges.into_iter().flatten() {
+        if let Err(e) = charge_steps(steps, body) {
+            return Some(Err(e));
+        }
+    }
+    Some(Ok(n))
+}
+
 /// The emptied lists of a finished generator, kept for the next on this thread: a generator is made
 /// for every position listed, and growing its lists again each time was a tenth of Universal's
 /// perft. A generator made while another runs (a hook listing turns) starts without.
@@ -151,7 +220,9 @@ struct Pool {
 }
 
 thread_local! {
-    static POOL: std::cell::Cell<Pool> = std::cell::Cell::new(Pool::default());
+    // Made at compile time: a lazily made one is checked for having been made at every access,
+    // twice per listing (a tenth of what a bulk perft's last ply spends on its generator).
+    static POOL: std::cell::Cell<Pool> = const { std::cell::Cell::new(Pool { parts: Vec::new(), moves: Vec::new() }) };
 }
 
 impl Drop for Gen<'_> {
@@ -417,6 +488,14 @@ impl<'a> Gen<'a> {
             return Ok(!cands.is_empty());
         }
         let had = !cands.is_empty();
+        let may_be_alone = self.leaf && self.later_may_vanish(i);
+        if !had && !may_be_alone {
+            // Nothing to try (an optional part with nothing to offer, most often): none of what
+            // judges the candidates below needs working out.
+            self.give_parts(cands);
+            self.spare_moves.push(legal_moves);
+            return Ok(false);
+        }
         let unchanged = pos.cell_changes() == fresh;
         // As many legal moves as candidate moves: all are legal (the legal ones are among them).
         // Otherwise the legal moves are mostly the candidates' subsequence, in their order: asked
@@ -462,7 +541,6 @@ impl<'a> Gen<'a> {
             TurnPart::Construct(sq) => openers.as_ref().is_some_and(|o| !o.contains(sq)),
             _ => false,
         };
-        let may_be_alone = self.leaf && self.later_may_vanish(i);
         if may_be_alone || !cands.is_empty() {
             // The memos looked up and the hooks run from here on see the globals as the turn's
             // start left them.
@@ -612,7 +690,7 @@ impl<'a> Gen<'a> {
                         .map(TurnPart::Remove),
                 ),
                 PartKind::Discard if set.hand => {
-                    let mut held = pos.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << k);
+                    let mut held = leafcount::hand_kinds(pos, us);
                     while held != 0 {
                         let k = held.trailing_zeros() as usize;
                         held &= held - 1;
@@ -641,7 +719,7 @@ impl<'a> Gen<'a> {
         }
         let us = self.mover;
         let held = if set.hand && kinds.contains(&PartKind::Discard) {
-            pos.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << k).count_ones() as u64
+            leafcount::hand_kinds(pos, us).count_ones() as u64
         } else {
             0
         };
@@ -1188,8 +1266,7 @@ impl<'a> Gen<'a> {
                 if empties.is_empty() {
                     return;
                 }
-                // A bit per kind in hand, read in increasing order: sorted and without duplicates.
-                let mut codes = pos.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << k);
+                let mut codes = leafcount::hand_kinds(pos, us);
                 // Pieces or kinds among the candidates restrict what may be dropped; squares, where.
                 if let Some(items) = from
                     && let listed = kind_bits(items)
@@ -1217,8 +1294,7 @@ impl<'a> Gen<'a> {
                 square_parts(pos, &preset.geo.squares, from, &|c| c == cell::EMPTY, TurnPart::Destroy, out)
             }
             PartKind::Discard => {
-                // A bit per kind, read in increasing order: sorted and without duplicates at once.
-                let in_hand = pos.hands[us].iter().fold(0u64, |m, &k| m | 1u64 << k);
+                let in_hand = leafcount::hand_kinds(pos, us);
                 let mut kinds = match from {
                     Some(items) => in_hand & kind_bits(items),
                     None => in_hand,
