@@ -10,8 +10,11 @@ Elo estimate with its 95% error bar.
 
 At fixed nodes a game is a function of its opening and colours; `--jitter F` varies each move's
 node limit at random within +-F of --nodes (seeded by --seed and the game's number, so a match is
-still repeatable), so that more games than openings differ. `--jobs N` plays N games at once (each
-with its own processes; results are printed as games end and reported in game order).
+still repeatable), so that more games than openings differ; `--random-plies N` plays N random
+legal plies after each opening (the same for both games of a pair; one is drawn again while the
+referee's short search scores the position beyond --random-margin), so that pairs differ more.
+`--jobs N` plays N games at once (each with its own processes; results are printed as games end
+and reported in game order).
 
 Both engines are driven over UCI: Herald as `herald uci` with `setoption name UCI_Variant value
 PRESET` (the library presets carry Fairy-Stockfish's variant names, and Herald writes moves as
@@ -196,6 +199,28 @@ def play_game(args, opening, herald_white, game_no=0):
             except IllegalMove:
                 sys.exit(f"{args.openings}: opening {' '.join(opening)}: {uci} is not legal")
             push(uci)
+        # Random plies after the opening, the same for both games of a pair (seeded by --seed and
+        # the pair's number), so that a pair's two games start alike and pairs differ.
+        # A random ply that leaves the position lopsided (the referee's short search scores it
+        # beyond --random-margin) is drawn again, so that pairs do not start decided.
+        pair_rng = random.Random(args.seed * 7919 + game_no // 2)
+        for _ in range(args.random_plies):
+            if referee.result(history) != "ongoing":
+                break
+            legal = sorted(referee.moves(history))
+            if not legal:
+                break
+            pair_rng.shuffle(legal)
+            best = None
+            for uci in legal[:20]:
+                _, _, score = referee.go(history + [uci], nodes=2000)
+                cp = abs(int(score.split()[1])) if score.startswith("cp ") else 10 ** 6
+                if best is None or cp < best[0]:
+                    best = (cp, uci)
+                if cp <= args.random_margin:
+                    break
+            check(best[1])
+            push(best[1])
         while result is None:
             side = len(history) % 2
             mover = players[side]
@@ -297,6 +322,12 @@ def main():
     ap.add_argument("--jobs", type=int, default=1, help="games played at once")
     ap.add_argument("--only", type=int, nargs="+", help="play only these games (numbered from 1)")
     ap.add_argument("--openings", default=os.path.join(HERE, "openings.txt"))
+    ap.add_argument("--random-plies", type=int, default=0,
+                    help="after each opening, this many plies of random legal moves (the same for "
+                         "both games of a pair, seeded by --seed), for more varied games")
+    ap.add_argument("--random-margin", type=int, default=60,
+                    help="a random ply is kept when the referee's 2000-node search scores the "
+                         "position within this many centipawns (else another is drawn)")
     ap.add_argument("--max-plies", type=int, default=300)
     ap.add_argument("--pgn", help="append each game's moves to this file")
     args = ap.parse_args()
@@ -313,6 +344,8 @@ def main():
     limit = f"{args.nodes} nodes" if args.nodes else f"{args.time} ms"
     if args.nodes and args.jitter:
         limit += f" (+-{args.jitter * 100:.0f}%, seed {args.seed})"
+    if args.random_plies:
+        limit += f", {args.random_plies} random plies after each opening"
     if args.jobs > 1:
         limit += f", {args.jobs} at once"
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {args.herald} vs {opp}, "

@@ -276,7 +276,7 @@ fn values_file_errors_name_the_line() {
 fn chess_values_are_within_a_pawn_of_the_classical_ones() {
     use herald::search::values::{ValuesOptions, estimate};
     let p = Arc::new(herald::check::load("chess").unwrap_or_else(|e| panic!("{}", e.render())));
-    let opts = ValuesOptions { games: 16, proxy_only: true, ..ValuesOptions::default() };
+    let opts = ValuesOptions { games: 32, proxy_only: true, ..ValuesOptions::default() };
     let rows = estimate(&p, &opts, &mut |_| {}).expect("self-play runs");
     for (name, classical) in [("Knight", 3.0), ("Bishop", 3.0), ("Rook", 5.0), ("Queen", 9.0)] {
         let v = rows.iter().find(|r| r.name == name).and_then(|r| r.proxy).expect("sampled").0;
@@ -355,4 +355,31 @@ fn bitboard_counts_equal_the_move_lists() {
     for name in ["chess", "maidens", "modern-chaturanga", "universal", "ruddigore", "shatranj", "makruk"] {
         assert!(compared.get(name).is_some_and(|&n| n > 50), "{name}: {compared:?}");
     }
+}
+
+/// The static exchange evaluation of `from`-`to` in a position of a shipped preset.
+fn see(preset: &str, fen: &str, from: &str, to: &str) -> Option<i32> {
+    let g = shipped(preset, Some(fen));
+    let ev = eval::Evaluator::new(&g.preset);
+    let sq = |s: &str| g.preset.geo.parse_square(s).expect("a square");
+    ev.see(&g.preset, &g.pos, sq(from), sq(to))
+}
+
+#[test]
+fn static_exchange_follows_every_attacker_and_x_ray() {
+    let u = eval::UNIT;
+    // An undefended pawn; then one a pawn defends (the rook is lost for it).
+    assert_eq!(see("chess", "4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1", "d1", "d5"), Some(u));
+    assert_eq!(see("chess", "4k3/8/4p3/3p4/8/8/8/3RK3 w - - 0 1", "d1", "d5"), Some(u - 5 * u));
+    // The rook behind the first (an x-ray) answers the black rook: a pawn won.
+    assert_eq!(see("chess", "4k3/3r4/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2", "d5"), Some(u));
+    // Defended by the queen alone, which would be lost to the second rook: Black does not retake.
+    assert_eq!(see("chess", "3qk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2", "d5"), Some(u));
+    // Without the second rook the queen retakes: the exchange loses the rook for a pawn.
+    assert_eq!(see("chess", "3qk3/8/8/3p4/8/8/3R4/4K3 w - - 0 1", "d2", "d5"), Some(u - 5 * u));
+    // A quiet move onto a square a pawn attacks; the king only takes what is undefended.
+    assert_eq!(see("chess", "4k3/8/4p3/8/8/8/8/3RK3 w - - 0 1", "d1", "d5"), Some(-5 * u));
+    assert_eq!(see("chess", "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1", "e1", "d2"), Some(u));
+    // Explosions change what a capture does: no exchange is counted.
+    assert_eq!(see("atomic", "4k3/8/4p3/3p4/8/8/8/3RK3 w - - 0 1", "d1", "d5"), None);
 }

@@ -1,7 +1,8 @@
 //! Iterative deepening negamax with alpha-beta: principal-variation search with aspiration
 //! windows at the root, a transposition table, null-move pruning, late-move reductions, check
-//! extensions, reverse futility, killer and history ordering, and quiescence on captures (losing captures pruned by
-//! a one-exchange static exchange test). Turns are generated and played through the engine's own
+//! extensions, reverse futility, killer and history ordering, static exchange pruning of turns
+//! that lose material near the horizon, and quiescence on captures (losing captures pruned by a
+//! static exchange evaluation). Turns are generated and played through the engine's own
 //! turn generator, so the search plays by every rule the preset's hooks enforce.
 
 use super::eval::Evaluator;
@@ -50,6 +51,12 @@ const FUTILITY: [i32; 3] = [0, 150, 300];
 /// `REVERSE_FUTILITY` per ply of depth is cut without a search.
 const REVERSE_DEPTH: i32 = 6;
 const REVERSE_FUTILITY: i32 = 100;
+/// Static exchange pruning: in a null-window node at most this deep, a turn after the first that
+/// does not check and loses its piece on its square (a static exchange, order.rs) for more than
+/// `SEE_QUIET * depth^2` (a quiet turn) or `SEE_CAPTURE * depth` (a capture) is not searched.
+const SEE_DEPTH: i32 = 4;
+const SEE_QUIET: i32 = 20;
+const SEE_CAPTURE: i32 = 100;
 
 /// Buffers reused at each ply, so that a node allocates nothing beyond turn generation.
 #[derive(Default)]
@@ -428,17 +435,32 @@ impl Core {
         let prev = if ply > 0 { self.plies[ply - 1].current } else { None };
         let counter = self.history.counter(side, prev.as_ref());
         order::score(ev, p, pos, turns, tt_turn, &self.plies[ply].killers, counter, &self.history, &mut scores);
+        let see_prune = depth <= SEE_DEPTH
+            && ply > 0
+            && !in_check
+            && beta - alpha == 1
+            && alpha.abs() < MATE_BOUND
+            && self.may_stop;
         let mut best = (-INFINITY, None);
         let mut searched = 0;
         for i in 0..turns.len() {
             order::pick(turns, &mut scores, i);
             let t = turns[i];
             let quiet = scores[i] < QUIET_BELOW;
+            // A turn that loses material on its square is only played to see whether it checks.
+            let losing =
+                see_prune && searched > 0 && scores[i] < order::GOOD_CAPTURE && self.loses(ev, p, pos, &t, depth);
             if !self.make(p, pos, &t)? {
                 continue;
             }
             self.plies[ply].current = Some(t);
             let checks = p.royal_safety && pos.in_check(p, pos.side);
+            if losing && !checks {
+                // Played, so counted as a node (as a futile turn is).
+                self.nodes += 1;
+                pos.unmake();
+                continue;
+            }
             // A futile quiet turn is played only to see whether it checks (a mate behind it).
             if quiet
                 && searched > 0
@@ -498,6 +520,17 @@ impl Core {
             return Ok((over_score(&pos.no_moves_result(p), pos, ply), None));
         }
         Ok(best)
+    }
+
+    /// Whether a turn (one plain move, no promotion) loses its piece for more than the margin
+    /// of static exchange pruning at `depth` (see `SEE_DEPTH`).
+    fn loses(&self, ev: &Evaluator, p: &Preset, pos: &Position, t: &Turn, depth: i32) -> bool {
+        let Some(m) = t.only_move() else { return false };
+        if m.promo != 0 || m.flags & (mflag::EP | mflag::CASTLE | mflag::DROP) != 0 {
+            return false;
+        }
+        let margin = if m.flags & mflag::CAPTURE != 0 { SEE_CAPTURE * depth } else { SEE_QUIET * depth * depth };
+        ev.see(p, pos, m.from, m.to).is_some_and(|s| s < -margin)
     }
 
     /// One turn's score (from the mover's view), the turn played: a full window for the first,
@@ -621,8 +654,8 @@ impl Core {
         for i in 0..turns.len() {
             order::pick(turns, &mut scores, i);
             let t = turns[i];
-            // A capture that loses material at once (a lesser victim on a defended square) is
-            // not worth following, unless the side to move is in check.
+            // A capture that loses material (by the static exchange, order.rs) is not worth
+            // following, unless the side to move is in check.
             if !checked && scores[i] < order::GOOD_CAPTURE {
                 break;
             }

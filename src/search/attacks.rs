@@ -1,10 +1,12 @@
 //! What the evaluation counts in both sides' pseudo-legal moves (mobility, moves near the enemy
 //! royal piece, a capture for the side to move), by listing the moves or, where the board has at
 //! most 64 squares and the pieces move plainly ([`crate::engine::bitboard`]), by popcounts of
-//! each piece's target set: the same figures without the two move generations.
+//! each piece's target set: the same figures without the two move generations. The same sets
+//! give a static exchange evaluation ([`AttackSets::see`]): what a move onto a square wins or
+//! loses when both sides then take on it with their least valuable piece.
 
 use crate::engine::bitboard::{BitTables, Bits, compile};
-use crate::engine::board::cell;
+use crate::engine::board::{Sq, cell};
 use crate::engine::position::mflag;
 use crate::engine::{Move, Position, Side};
 use crate::preset::Preset;
@@ -206,5 +208,82 @@ impl AttackSets {
         }
         pos.side = us;
         Some(c)
+    }
+}
+
+/// The value [`AttackSets::see`] gives a royal piece: taking one ends the exchange's sense.
+const ROYAL_SEE: i32 = 1 << 20;
+
+impl AttackSets {
+    /// The static exchange evaluation of the move `from`-`to` (a capture or a quiet move): the
+    /// material its side wins when, after it, both sides take on `to` in turn with their least
+    /// valuable piece that reaches it (through the pieces that left: x-rays), each free to stop.
+    /// `value` gives a cell's value. `None` where some piece on the board moves in ways the
+    /// tables do not describe, or the board has holes now: then the caller judges otherwise.
+    /// A royal mover is not taken back (the move is legal); promotions are not counted.
+    pub fn see(&self, pos: &Position, from: Sq, to: Sq, value: impl Fn(u8) -> i32) -> Option<i32> {
+        if pos.counts[cell::HOLE as usize] != 0 {
+            return None;
+        }
+        let t = &self.t;
+        let mover = pos.cells[from.idx()];
+        let victim = pos.cells[to.idx()];
+        let first = if cell::is_piece(victim) { value(victim) } else { 0 };
+        if pos.is_royal_code(mover) {
+            return Some(first);
+        }
+        let mut bits = [0u64; 2];
+        for side in Side::BOTH {
+            for sq in pos.occupied_by(side) {
+                t.kinds[side][cell::kind(pos.cells[sq.idx()])].as_ref()?;
+                bits[side.index()] |= 1u64 << (t.bit_of[sq.idx()] & 63);
+            }
+        }
+        let tb = 1u64 << (t.bit_of[to.idx()] & 63);
+        let mut occ = (bits[0] | bits[1]) & !(1u64 << (t.bit_of[from.idx()] & 63));
+        // `to` holds the last piece to arrive; it is counted apart from both sides' sets.
+        bits[0] &= !tb;
+        bits[1] &= !tb;
+        occ &= !tb;
+        let mut gain = [0i32; 40];
+        gain[0] = first;
+        let mut on_to = value(mover);
+        let mut side = cell::side(mover).other();
+        let mut d = 0;
+        while d + 1 < gain.len() {
+            // The least valuable piece of `side` that takes on `to` now.
+            let own = bits[side.index()] & occ;
+            let enemy = (bits[side.other().index()] & occ) | tb;
+            let empty = self.board & !(own | enemy);
+            let mut best: Option<(i32, u64)> = None;
+            let mut rest = own;
+            while rest != 0 {
+                let b = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let cl = pos.cells[t.square_of[b].idx()];
+                let v = if pos.is_royal_code(cl) { ROYAL_SEE } else { value(cl) };
+                if best.is_some_and(|(bv, _)| bv <= v) {
+                    continue;
+                }
+                let Some(k) = t.kinds[side][cell::kind(cl)].as_ref() else { continue };
+                if t.targets(k, b, || cell::unmoved(cl), own, enemy, empty, 0) & tb != 0 {
+                    best = Some((v, 1u64 << b));
+                }
+            }
+            let Some((v, b)) = best else { break };
+            d += 1;
+            gain[d] = on_to - gain[d - 1];
+            if (-gain[d - 1]).max(gain[d]) < 0 {
+                break;
+            }
+            on_to = v;
+            occ &= !b;
+            side = side.other();
+        }
+        while d > 0 {
+            gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+            d -= 1;
+        }
+        Some(gain[0])
     }
 }

@@ -236,6 +236,17 @@ impl Evaluator {
         self.values[cell::code(c) as usize]
     }
 
+    /// The static exchange evaluation of moving the piece on `from` to `to` ([`AttackSets::see`]),
+    /// where the preset's pieces are bitboard kinds and a capture only replaces its victim (no
+    /// rule script, no explosions, no compulsory captures); `None` elsewhere.
+    #[inline]
+    pub fn see(&self, preset: &Preset, pos: &Position, from: Sq, to: Sq) -> Option<i32> {
+        if preset.script.active || preset.explode.is_some() || preset.must_capture {
+            return None;
+        }
+        self.sets.as_ref()?.see(pos, from, to, |c| self.value_of(c))
+    }
+
     /// The whole evaluation for the side to move: built-in terms, then the preset's function.
     pub fn evaluate(&mut self, preset: &Preset, pos: &mut Position) -> Result<i32, ScriptError> {
         let base = self.built_in(preset, pos);

@@ -1,7 +1,7 @@
 //! Move ordering: the table's turn first, then captures that do not lose material (most valuable
 //! victim, least valuable attacker), promotions, killer turns, the counter turn, captures that
-//! lose material at once (a one-exchange static exchange test), and quiet turns by their history
-//! of cutoffs.
+//! lose material (a static exchange evaluation where the pieces are bitboard kinds, else a
+//! one-exchange test), and quiet turns by their history of cutoffs.
 
 use super::eval::Evaluator;
 use crate::engine::board::cell;
@@ -142,8 +142,8 @@ pub fn score(
 }
 
 /// A capture's ordering score: good captures first by most valuable victim, least valuable
-/// attacker; one that gives a piece for a lesser one on a square the opponent defends (it loses
-/// the difference at once: a static exchange cut short after one exchange) after the killers.
+/// attacker; one that gives a piece for a lesser one and loses material in the static exchange
+/// (where it cannot be evaluated: on a square the opponent attacks) after the killers.
 #[inline]
 fn capture_score(ev: &Evaluator, p: &Preset, pos: &Position, m: Move) -> i32 {
     let at = if m.flags & mflag::EP != 0 { pos.ep.victim } else { m.to };
@@ -151,8 +151,15 @@ fn capture_score(ev: &Evaluator, p: &Preset, pos: &Position, m: Move) -> i32 {
     let royal = cell::is_piece(victim) && pos.is_royal_code(victim);
     let (gain, cost) = (ev.value_of(victim), ev.value_of(pos.cells[m.from.idx()]));
     let order = mvv_lva(ev, pos, m);
-    if !royal && cost > gain && pos.attacked(p, m.to, pos.side.other()) {
-        return BAD_CAPTURE + order.clamp(0, BAD_CAPTURE / 2 - 1);
+    if !royal && cost > gain {
+        // A full static exchange where the pieces allow, else one exchange.
+        let loses = match ev.see(p, pos, m.from, m.to).filter(|_| m.flags & mflag::EP == 0) {
+            Some(s) => s < 0,
+            None => pos.attacked(p, m.to, pos.side.other()),
+        };
+        if loses {
+            return BAD_CAPTURE + order.clamp(0, BAD_CAPTURE / 2 - 1);
+        }
     }
     CAPTURE + order
 }
