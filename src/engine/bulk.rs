@@ -560,6 +560,44 @@ impl Position {
         false
     }
 
+    /// Every square a piece of `by` could capture on, with `occ` the pieces on the board: what
+    /// [`Position::hit_on`] tells of one square, for all squares at once.
+    fn attack_set(&self, t: &BitTables, tb: Option<&Table>, by: Side, occ: Bits) -> Bits {
+        let mut a: Bits = 0;
+        for (kind, k) in t.kinds[by].iter().enumerate() {
+            let Some(k) = k else { continue };
+            let mut at = self.code_bits[cell::piece(kind, by) as usize & 127];
+            while at != 0 {
+                let b = at.trailing_zeros() as usize & 63;
+                at &= at - 1;
+                a |= k.any[b] | k.take[b];
+                if k.cap_dirs != 0 {
+                    let mut walk = k.cap_dirs;
+                    if k.slide.n != 0
+                        && let Some(tb) = tb
+                    {
+                        a |= tb.slide(&k.slide, b, occ);
+                        walk &= k.slide.rest;
+                    }
+                    while walk != 0 {
+                        let d = walk.trailing_zeros() as usize;
+                        walk &= walk - 1;
+                        a |= t.ride(d, b, occ);
+                    }
+                }
+                if k.special_caps {
+                    for sp in t.specials(k, b) {
+                        if sp.flags & flag::CAPTURE != 0 && sp.path & occ == 0 && (!sp.initial || self.unmoved_at(t, b))
+                        {
+                            a |= 1 << sp.to;
+                        }
+                    }
+                }
+            }
+        }
+        a
+    }
+
     /// Whether a piece of `by` (none on `gone`) could capture on the square `target` (a bit) with
     /// `occ` the pieces on the board.
     fn hit_by(&self, t: &BitTables, by: Side, target: Bits, occ: Bits, gone: Bits) -> bool {
@@ -613,7 +651,17 @@ impl Position {
         let lame = t.lame_caps[them] || in_check;
         let bit = |s: Sq| 1u64 << (t.bit_of[s.idx()] & 63);
         let hit_lifted = |pos: &Position, s: Sq| pos.hit_on(t, tb, them, t.bit_of[s.idx()] as usize & 63, lifted);
-        let hit = |pos: &Position, s: Sq| if lame { pos.attacked(preset, s, them) } else { hit_lifted(pos, s) };
+        // Castling asks several squares: the enemy's attack set is built once, at the first
+        // castling that gets as far as asking (asking each square alone cost 5 times as much on
+        // Kiwipete, where castlings stay open).
+        let mut set: Option<Bits> = None;
+        let mut hit = |pos: &Position, s: Sq| {
+            if lame {
+                pos.attacked(preset, s, them)
+            } else {
+                *set.get_or_insert_with(|| pos.attack_set(t, tb, them, lifted)) & bit(s) != 0
+            }
+        };
         let occ = self.side_bits[self.side] | self.side_bits[them];
         for (i, c) in preset.castles.iter().enumerate() {
             if c.side != self.side
@@ -621,6 +669,8 @@ impl Position {
                 || self.cells[c.king_from.idx()] != cell::with_unmoved(c.king)
                 || self.cells[c.rook_from.idx()] != cell::with_unmoved(c.rook)
                 || !c.empty.iter().all(|&s| self.cells[s.idx()] == cell::EMPTY)
+                // In check, the royal piece's own square is attacked.
+                || (in_check && c.safe.contains(&royal))
                 || c.safe.iter().any(|&s| hit(self, s))
             {
                 continue;
