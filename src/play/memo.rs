@@ -172,9 +172,9 @@ impl<'v> Globals<'v> {
 impl<'a> Memos<'a> {
     /// What `body` run by `mover` on `part` with these globals writes, if a run like it is kept;
     /// `at_to`: what stands on the part's `to` (see [`content`]), `None` when not known.
-    #[inline]
     /// With the steps the run took (to be charged: see [`Reads::steps`]).
     /// `cells`: the board after the part.
+    #[inline]
     pub fn hook(
         &self,
         body: &Body,
@@ -191,10 +191,10 @@ impl<'a> Memos<'a> {
     /// [`Memos::hook`], and whether the run found would fit every quiet move as well (one that
     /// takes nothing, promotes nothing and moves no rook: it read none of the fields in which
     /// those differ).
-    #[inline]
     /// `cells`: the board before the part, when it is as good as the board after it for the
     /// squares the part leaves alone (see [`untouched`]); `None`: runs that depend on those are
     /// not looked at.
+    #[inline]
     pub fn hook_quiet(
         &self,
         body: &Body,
