@@ -10,6 +10,13 @@ use super::slides;
 /// A set of squares, bit `rank * files + file`.
 pub type Bits = u64;
 
+/// The bit of `hit` (not empty) nearest the start of a ray that runs toward higher bits (`up`) or
+/// lower ones: the first piece a rider meets.
+#[inline(always)]
+pub fn nearest(hit: Bits, up: bool) -> usize {
+    (if up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() }) as usize & 63
+}
+
 /// One direction of rider movement: per square, the squares beyond it along the direction.
 #[derive(Clone, Copy, Debug)]
 pub struct Dir {
@@ -120,8 +127,7 @@ impl BitTables {
         if hit == 0 {
             return ray;
         }
-        let first = if dir.up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() };
-        ray & !dir.ray[first as usize & 63]
+        ray & !dir.ray[nearest(hit, dir.up)]
     }
 
     /// [`BitTables::ride`] along each direction of `dirs` (a bit each), walked.

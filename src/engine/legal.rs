@@ -1,6 +1,7 @@
 //! The royal-safety filter: pinned pieces found once per position, and trials that touch only the cells.
 
 use super::attackbits::AttackBits;
+use super::bitboard::nearest;
 use super::board::{MAX_FILES, MAX_RANKS, PAD, Sq, cell};
 use super::movegen::rides_to;
 use super::movement::Hop;
@@ -303,8 +304,6 @@ impl Position {
             return false;
         }
         let kb = ab.bit_of[k.idx()] as usize & 63;
-        let nearest =
-            |hit: u64, up: bool| if up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() } as usize & 63;
         for (r, (ray, up)) in preset.movement.attacks[them].rides.iter().zip(&ab.sides[them].rides) {
             let line = ray[kb];
             if line & theirs == 0 {
@@ -564,7 +563,7 @@ impl Position {
                 continue;
             }
             let hit = ray[tb] & occ;
-            let b = if *up { hit.trailing_zeros() } else { 63 - hit.leading_zeros() } as usize & 63;
+            let b = nearest(hit, *up);
             if (theirs >> b) & 1 == 0 {
                 continue;
             }
