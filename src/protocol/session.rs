@@ -78,7 +78,7 @@ struct Running {
 
 /// How a protocol shows an iteration, and its answer; both run on the search thread.
 /// `show` gets the root position, to write the principal variation in.
-pub type ShowIteration = Box<dyn Fn(&Out, &Preset, &Position, &Iteration<'_>) + Send>;
+pub type ShowIteration = Box<dyn Fn(&Out, &Preset, &Position, &Iteration<'_>) + Send + Sync>;
 /// The answer writes under the output's lock, so that an abandoned search never half answers.
 /// It may be called twice: when it panics before writing anything, again with the search's error.
 pub type Answer = Box<dyn Fn(&mut dyn Write, &Result<SearchResult, SearchError>) + Send>;
@@ -219,9 +219,13 @@ impl Session {
                 })
             });
             searcher.set_stop(Some(Arc::clone(&flag)));
+            let show: Arc<ShowIteration> = Arc::new(show);
+            let shown = Arc::new(AtomicBool::new(false));
             let (o, p, f, root) = (Arc::clone(&out), Arc::clone(&preset), Arc::clone(&flag), pos.clone());
+            let (report_show, report_shown) = (Arc::clone(&show), Arc::clone(&shown));
             searcher.set_report(Some(Box::new(move |it: &Iteration<'_>| {
-                show(&o, &p, &root, it);
+                report_shown.store(true, Ordering::Relaxed);
+                report_show(&o, &p, &root, it);
                 // Half the target gone: the next iteration would not end in time.
                 if target.is_some_and(|t| it.time_ms * 2 >= t) {
                     f.store(true, Ordering::Relaxed);
@@ -240,6 +244,15 @@ impl Session {
             };
             searcher.set_report(None);
             searcher.set_stop(None);
+            // Stopped inside its first iteration (a tiny node or time limit): a GUI still gets one
+            // line with the score and the turn it will play, as depth 0.
+            if let Ok(r) = &result
+                && !shown.load(Ordering::Relaxed)
+            {
+                let pv = [r.turn];
+                let it = Iteration { depth: r.depth, score: r.score, nodes: r.nodes, time_ms: r.time_ms, pv: &pv };
+                show(&out, &preset, &pos, &it);
+            }
             drop(done);
             if let Some(d) = dog {
                 let _ = d.join();
