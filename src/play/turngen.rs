@@ -382,8 +382,9 @@ impl<'a> Gen<'a> {
         // A trial (nothing is said): a run like one made before has its effect again without running.
         let preset = self.preset;
         let at_to = part.map(|p| memo::content(pos.cells[p.to.idx()]));
+        let checks = memo::Checks::new(pos, preset);
         if let Some((writes, steps)) =
-            self.memos.hook(body, self.mover, part.as_ref(), at_to, &Globals::of(&pos.state), &pos.cells)
+            self.memos.hook(body, self.mover, part.as_ref(), at_to, &Globals::of(&pos.state), &pos.cells, &checks)
         {
             for (i, v) in writes.items() {
                 pos.set_state(preset, *i as usize, v.clone());
@@ -396,7 +397,7 @@ impl<'a> Gen<'a> {
         }
         let out = hooks::run_tracked(preset, pos, call, self.memos.reads())?;
         if out.is_none() {
-            self.memos.keep_hook(body, self.mover, part, at_to, &pos.state);
+            self.memos.keep_hook(body, self.mover, part, at_to, &pos.state, &memo::Checks::new(pos, preset));
         }
         Ok(out)
     }
