@@ -178,8 +178,9 @@ impl<'v> Globals<'v> {
         Globals { base, over: [&NOTHING; OVER], n: 0 }
     }
 
+    /// Global `i` as a run would find it.
     #[inline]
-    fn get(&self, i: u16) -> &'v Value {
+    pub fn get(&self, i: u16) -> &'v Value {
         for w in self.over[..self.n].iter().rev() {
             if let Some((_, v)) = w.items().iter().rev().find(|(j, _)| *j == i) {
                 return v;
