@@ -354,7 +354,7 @@ impl Position {
             }
             // Put one of the mover's own pieces on the square taken: any check left comes from another piece.
             let taken = std::mem::replace(&mut self.cells[m.to.idx()], cell::code(c));
-            let other = self.in_check(preset, us);
+            let other = self.in_check_cells(preset, us);
             self.cells[m.to.idx()] = taken;
             !other
         });
@@ -537,7 +537,15 @@ impl Position {
     /// told from the preset's [`AttackBits`]: `occ` the board's pieces and none of `by`'s on
     /// `gone` (squares whose cells no longer hold what the occupancy bits say). `None` when the
     /// bits cannot tell (holes on the board).
-    fn attacked_bits(&self, preset: &Preset, ab: &AttackBits, sq: Sq, by: Side, occ: u64, gone: u64) -> Option<bool> {
+    pub(crate) fn attacked_bits(
+        &self,
+        preset: &Preset,
+        ab: &AttackBits,
+        sq: Sq,
+        by: Side,
+        occ: u64,
+        gone: u64,
+    ) -> Option<bool> {
         if self.counts[cell::HOLE as usize] != 0 {
             return None;
         }

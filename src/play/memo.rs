@@ -8,7 +8,9 @@
 //! that shape.
 
 use crate::engine::board::{Sq, cell};
+use crate::engine::position::Position;
 use crate::engine::side::Side;
+use crate::preset::Preset;
 use crate::script::ir::Field;
 use crate::script::ir::{Body, MAX_PARTS};
 use crate::script::reads::{FEW, Few, Reads, untouched};
@@ -47,6 +49,43 @@ struct HookRun<'a> {
     /// The squares of a `follow` the part left alone: the run holds for a part that leaves them
     /// alone too, while they hold pieces (see [`untouched`]).
     untouched: Option<Arc<Vec<Value>>>,
+    /// The sides whose check it asked (see [`Reads::checks`]), and which of them were in check:
+    /// it holds on a board where those are the same.
+    checks: u8,
+    checked: u8,
+}
+
+/// Which sides are in check on the board a hook would run on, each asked of the position at most
+/// once and only when a kept run depends on it: a run that asked `in_check` (Maidens' `on
+/// turn_start` and `on validate remove`) is reused for the price of the check itself.
+pub struct Checks<'p> {
+    pos: &'p Position,
+    preset: &'p Preset,
+    known: std::cell::Cell<u8>,
+    values: std::cell::Cell<u8>,
+}
+
+impl<'p> Checks<'p> {
+    pub fn new(pos: &'p Position, preset: &'p Preset) -> Checks<'p> {
+        Checks { pos, preset, known: Default::default(), values: Default::default() }
+    }
+
+    /// Of the sides in `mask` (a bit each), those in check.
+    fn of(&self, mask: u8) -> u8 {
+        let missing = mask & !self.known.get();
+        if missing != 0 {
+            let mut v = self.values.get();
+            for side in Side::BOTH {
+                let bit = 1u8 << side as u8;
+                if missing & bit != 0 && self.pos.in_check(self.preset, side) {
+                    v |= bit;
+                }
+            }
+            self.values.set(v);
+            self.known.set(self.known.get() | missing);
+        }
+        self.values.get() & mask
+    }
 }
 
 /// A part's `from` for a mover: the globals it read and the candidates it gave.
@@ -139,8 +178,9 @@ impl<'v> Globals<'v> {
         Globals { base, over: [&NOTHING; OVER], n: 0 }
     }
 
+    /// Global `i` as a run would find it.
     #[inline]
-    fn get(&self, i: u16) -> &'v Value {
+    pub fn get(&self, i: u16) -> &'v Value {
         for w in self.over[..self.n].iter().rev() {
             if let Some((_, v)) = w.items().iter().rev().find(|(j, _)| *j == i) {
                 return v;
@@ -173,8 +213,9 @@ impl<'a> Memos<'a> {
     /// What `body` run by `mover` on `part` with these globals writes, if a run like it is kept;
     /// `at_to`: what stands on the part's `to` (see [`content`]), `None` when not known.
     /// With the steps the run took (to be charged: see [`Reads::steps`]).
-    /// `cells`: the board after the part.
+    /// `cells`: the board after the part; `checks`: its checks.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub fn hook(
         &self,
         body: &Body,
@@ -183,8 +224,9 @@ impl<'a> Memos<'a> {
         at_to: Option<u8>,
         g: &Globals,
         cells: &[u8],
+        checks: &Checks,
     ) -> Option<(&Few, u64)> {
-        let (writes, _, steps) = self.0.as_ref()?.hook(body, mover, part, at_to, g, Some(cells))?;
+        let (writes, _, steps) = self.0.as_ref()?.hook(body, mover, part, at_to, g, Some(cells), Some(checks))?;
         Some((writes, steps))
     }
 
@@ -193,7 +235,7 @@ impl<'a> Memos<'a> {
     /// those differ).
     /// `cells`: the board before the part, when it is as good as the board after it for the
     /// squares the part leaves alone (see [`untouched`]); `None`: runs that depend on those are
-    /// not looked at.
+    /// not looked at. Nor are runs that asked for a check (the board after the part is not there).
     #[inline]
     pub fn hook_quiet(
         &self,
@@ -204,7 +246,7 @@ impl<'a> Memos<'a> {
         g: &Globals,
         cells: Option<&[u8]>,
     ) -> Option<(&Few, bool, u64)> {
-        self.0.as_ref()?.hook(body, mover, Some(part), at_to, g, cells)
+        self.0.as_ref()?.hook(body, mover, Some(part), at_to, g, cells, None)
     }
 
     /// Whether runs of `body` are still worth recording.
@@ -219,7 +261,7 @@ impl<'a> Memos<'a> {
 
     /// Keep the run just recorded in [`Memos::reads`], of `body` by `mover` on `part`, which did
     /// not refuse (`state`: the globals after it), if it read and did nothing else. `at_to`: what
-    /// stands on the part's `to` (see [`content`]).
+    /// stands on the part's `to` (see [`content`]); `checks`: the checks of the board it ran on.
     pub fn keep_hook(
         &mut self,
         body: &'a Body,
@@ -227,8 +269,9 @@ impl<'a> Memos<'a> {
         part: Option<PartVal>,
         at_to: Option<u8>,
         state: &[Value],
+        checks: &Checks,
     ) {
-        self.0.get_or_insert_default().keep_hook(body, mover, part, at_to, state)
+        self.0.get_or_insert_default().keep_hook(body, mover, part, at_to, state, checks)
     }
 
     /// Part `i`'s `from` for `mover` with these globals, if a run like it is kept.
@@ -330,6 +373,7 @@ impl<'a> Inner<'a> {
         self.holes_hash ^= self.holes_hash >> 32;
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn hook(
         &self,
         body: &Body,
@@ -338,6 +382,7 @@ impl<'a> Inner<'a> {
         at_to: Option<u8>,
         g: &Globals,
         cells: Option<&[u8]>,
+        checks: Option<&Checks>,
     ) -> Option<(&Few, bool, u64)> {
         let key = part.map_or(0, packed);
         let fits = |r: &HookRun| {
@@ -350,6 +395,7 @@ impl<'a> Inner<'a> {
                 && r.untouched.as_ref().is_none_or(|list| {
                     list.is_empty() || matches!((part, cells), (Some(p), Some(c)) if untouched(p, list, c))
                 })
+                && (r.checks == 0 || checks.is_some_and(|c| c.of(r.checks) == r.checked))
         };
         let last = self.last.get();
         let found = match self.hooks.get(last) {
@@ -361,6 +407,7 @@ impl<'a> Inner<'a> {
         let r = &self.hooks[at];
         r.hits.set(r.hits.get().saturating_add(1));
         let uniform = r.exact.is_none()
+            && r.checks == 0
             && r.mask & MOVED == 0
             && r.at_to.is_none()
             && r.untouched.as_ref().is_none_or(|l| l.is_empty());
@@ -428,7 +475,15 @@ impl<'a> Inner<'a> {
         }
     }
 
-    fn keep_hook(&mut self, body: &'a Body, mover: Side, part: Option<PartVal>, at_to: Option<u8>, state: &[Value]) {
+    fn keep_hook(
+        &mut self,
+        body: &'a Body,
+        mover: Side,
+        part: Option<PartVal>,
+        at_to: Option<u8>,
+        state: &[Value],
+        checks: &Checks,
+    ) {
         if self.reads.outside {
             self.tally(body, false);
             return;
@@ -467,10 +522,16 @@ impl<'a> Inner<'a> {
         // A run that depends on squares a `follow` found left alone is looked at only among the
         // few (the keyed probe does not check them).
         let follows = untouched.as_ref().is_some_and(|l| !l.is_empty());
-        let run = HookRun { body, mover, key, mask, exact, reads, writes, at_to, hits, steps, untouched };
+        let (checks, checked) = (self.reads.checks, checks.of(self.reads.checks));
+        let run =
+            HookRun { body, mover, key, mask, exact, reads, writes, at_to, hits, steps, untouched, checks, checked };
         // A run that read the part's squares or piece, or what stands on its `to`, fits few
-        // other parts: kept by key, among many.
+        // other parts: kept by key, among many (unless it asked for a check: the keyed probe
+        // does not ask).
         if exact.is_none() && !follows && (mask & MOVED != 0 || at_to.is_some()) {
+            if checks != 0 {
+                return;
+            }
             return self.keep_keyed(run);
         }
         if self.hooks.len() < HOOKS {
@@ -524,7 +585,7 @@ impl<'a> Inner<'a> {
         mover: Side,
         list: Vec<Value>,
     ) -> Result<Arc<Vec<Value>>, Vec<Value>> {
-        let kept = !self.reads.outside && self.reads.written == 0 && i < MAX_PARTS;
+        let kept = !self.reads.outside && self.reads.checks == 0 && self.reads.written == 0 && i < MAX_PARTS;
         self.tally(body, kept);
         if !kept {
             return Err(list);

@@ -190,13 +190,13 @@ fn count_untried(pos: &mut Position, preset: &Preset, memos: &Memos) -> Option<R
         {
             return None;
         }
-        let (list, read, steps) = memos.from_read(i, pos.side, &globals)?;
+        let (empty, read, steps) = from_known(preset, memos, i, pos.side, &globals)?;
         // The generator looks up the globals after putting the turn's `var`s back (reset_vars).
         let reset = script.globals.len() <= 64
             && (0..script.globals.len())
                 .filter(|&j| read >> j & 1 != 0)
                 .all(|j| script.globals[j].state || pos.state[j].same(&script.globals[j].init));
-        if !list.is_empty() || read & writes != 0 || !reset {
+        if !empty || read & writes != 0 || !reset {
             return None;
         }
         charges[i] = Some((steps, body));
@@ -382,8 +382,9 @@ impl<'a> Gen<'a> {
         // A trial (nothing is said): a run like one made before has its effect again without running.
         let preset = self.preset;
         let at_to = part.map(|p| memo::content(pos.cells[p.to.idx()]));
+        let checks = memo::Checks::new(pos, preset);
         if let Some((writes, steps)) =
-            self.memos.hook(body, self.mover, part.as_ref(), at_to, &Globals::of(&pos.state), &pos.cells)
+            self.memos.hook(body, self.mover, part.as_ref(), at_to, &Globals::of(&pos.state), &pos.cells, &checks)
         {
             for (i, v) in writes.items() {
                 pos.set_state(preset, *i as usize, v.clone());
@@ -396,7 +397,7 @@ impl<'a> Gen<'a> {
         }
         let out = hooks::run_tracked(preset, pos, call, self.memos.reads())?;
         if out.is_none() {
-            self.memos.keep_hook(body, self.mover, part, at_to, &pos.state);
+            self.memos.keep_hook(body, self.mover, part, at_to, &pos.state, &memo::Checks::new(pos, preset));
         }
         Ok(out)
     }
@@ -851,8 +852,8 @@ impl<'a> Gen<'a> {
             Some((reads, n)) if reads & written == 0 => steps += n,
             _ => {
                 for j in i + 1..self.part_count() {
-                    match self.memos.from(j, self.mover, &g) {
-                        Some((list, n)) if list.is_empty() => steps += n,
+                    match from_known(self.preset, &self.memos, j, self.mover, &g) {
+                        Some((true, _, n)) => steps += n,
                         _ => return None,
                     }
                 }
@@ -869,9 +870,11 @@ impl<'a> Gen<'a> {
     /// With the steps those runs took.
     fn empty_tail(&self, pos: &Position, i: usize) -> Option<(u64, u64)> {
         let g = Globals::of(&pos.state);
-        (i + 1..self.part_count()).try_fold((0, 0), |(reads, steps), j| match self.memos.from_read(j, self.mover, &g) {
-            Some((list, mask, n)) if list.is_empty() => Some((reads | mask, steps + n)),
-            _ => None,
+        (i + 1..self.part_count()).try_fold((0, 0), |(reads, steps), j| {
+            match from_known(self.preset, &self.memos, j, self.mover, &g) {
+                Some((true, mask, n)) => Some((reads | mask, steps + n)),
+                _ => None,
+            }
         })
     }
 
@@ -1149,6 +1152,9 @@ impl<'a> Gen<'a> {
     /// Part `i`'s `from`, from the cache when it depends on the board's shape alone and the shape
     /// is the turn's first.
     fn part_from(&mut self, pos: &mut Position, i: usize, body: &Body, kinds: &[PartKind]) -> R<FromList> {
+        if let Some(g) = self.preset.script.inert.from_global.get(i).copied().flatten() {
+            return self.global_from(pos, g, body, kinds);
+        }
         let shaped = i < MAX_PARTS
             && self.preset.script.inert.from_shape.get(i).copied().unwrap_or(false)
             && pos.shape_kept_since(self.base);
@@ -1199,6 +1205,24 @@ impl<'a> Gen<'a> {
         Ok(FromList::Shared(v))
     }
 
+    /// A part's `from` that is global `g` ([`Inert::from_global`]): its value as it stands (after
+    /// the deferred `on turn_start` if that may write it), charged as the run it stands for.
+    ///
+    /// [`Inert::from_global`]: crate::script::ir::Inert::from_global
+    fn global_from(&mut self, pos: &mut Position, g: u16, body: &Body, kinds: &[PartKind]) -> R<FromList> {
+        if self.deferred && self.preset.script.inert.start_writes.unwrap_or(u64::MAX) & global_bit(g) != 0 {
+            self.undefer(pos)?;
+        }
+        charge_steps(from_steps(body), body)?;
+        let items = match &pos.state[g as usize] {
+            Value::List(x) | Value::Set(x) => FromList::Shared(x.clone()),
+            Value::None => FromList::Own(Vec::new()),
+            one => FromList::Own(vec![one.clone()]),
+        };
+        fitting(items.items(), kinds, body)?;
+        Ok(items)
+    }
+
     /// A part's `from`: a list or set (or one value) of squares, or of pieces for a `discard`.
     /// `track`: what it reads is recorded in the memos' `reads`.
     fn candidate_values(&mut self, pos: &mut Position, body: &Body, kinds: &[PartKind], track: bool) -> R<Vec<Value>> {
@@ -1212,20 +1236,7 @@ impl<'a> Gen<'a> {
             Value::None => Vec::new(),
             one => vec![one],
         };
-        for it in &items {
-            let fits = match it {
-                Value::Square(_) => kinds.iter().any(|k| *k != PartKind::Discard),
-                Value::Piece(_) | Value::Kind(_) => {
-                    kinds.iter().any(|k| matches!(k, PartKind::Discard | PartKind::Drop))
-                }
-                _ => false,
-            };
-            if !fits {
-                let words = kinds.iter().map(|k| k.word()).collect::<Vec<_>>().join(" or ");
-                let msg = format!("the candidates of a {words} part cannot include {}", it.type_name());
-                return Err(ScriptError::new(body.span, msg));
-            }
-        }
+        fitting(&items, kinds, body)?;
         Ok(items)
     }
 
@@ -1307,6 +1318,55 @@ impl<'a> Gen<'a> {
             }
         }
     }
+}
+
+/// Whether a part's `from` values fit its kinds: squares for a part on the board, pieces or kinds
+/// for a `discard` or `drop`.
+fn fitting(items: &[Value], kinds: &[PartKind], body: &Body) -> R<()> {
+    for it in items {
+        let fits = match it {
+            Value::Square(_) => kinds.iter().any(|k| *k != PartKind::Discard),
+            Value::Piece(_) | Value::Kind(_) => kinds.iter().any(|k| matches!(k, PartKind::Discard | PartKind::Drop)),
+            _ => false,
+        };
+        if !fits {
+            let words = kinds.iter().map(|k| k.word()).collect::<Vec<_>>().join(" or ");
+            let msg = format!("the candidates of a {words} part cannot include {}", it.type_name());
+            return Err(ScriptError::new(body.span, msg));
+        }
+    }
+    Ok(())
+}
+
+/// Part `j`'s `from` with the globals `g`, when what it offers is known without running it: a
+/// global's value ([`Inert::from_global`]) or a run kept in the memos. `(whether it offers
+/// nothing, the globals it reads (a bit each), the steps it takes)`.
+///
+/// [`Inert::from_global`]: crate::script::ir::Inert::from_global
+fn from_known(preset: &Preset, memos: &Memos, j: usize, mover: Side, g: &Globals) -> Option<(bool, u64, u64)> {
+    let script = &preset.script;
+    if let Some(gi) = script.inert.from_global.get(j).copied().flatten() {
+        let body = script.turn.get(j)?.from.as_ref()?;
+        let empty = match g.get(gi) {
+            Value::None => true,
+            Value::List(x) | Value::Set(x) => x.is_empty(),
+            _ => false,
+        };
+        return Some((empty, global_bit(gi), from_steps(body)));
+    }
+    memos.from_read(j, mover, g).map(|(list, read, steps)| (list.is_empty(), read, steps))
+}
+
+/// Global `g`'s bit in a set of globals (all bits past the 64th, as [`Few::mask`] has them).
+///
+/// [`Few::mask`]: crate::script::reads::Few::mask
+fn global_bit(g: u16) -> u64 {
+    1u64.checked_shl(u32::from(g)).unwrap_or(u64::MAX)
+}
+
+/// The steps a `from` of one `return` statement takes when it runs: that statement's.
+fn from_steps(body: &Body) -> u64 {
+    body.ops.iter().map(|op| u64::from(op.cost)).sum()
 }
 
 /// A part's `from` values: its own list, or the list cached for the turn (no allocation for the

@@ -190,6 +190,26 @@ impl Interp<'_> {
         pos.moves_cache().iter().map(|&m| move_part(preset, &pos.cells, pos.ep.victim, m)).collect()
     }
 
+    /// `captures()`: the legal moves that take something (from `from`, if given), as parts. The
+    /// others are passed over by their squares before any part is made (Maidens asks this before
+    /// every move part, and most moves take nothing).
+    fn capture_parts(&mut self, from: Option<Sq>) -> Vec<Value> {
+        let preset = self.preset;
+        self.pos.cached_legal_moves(preset);
+        let pos = &*self.pos;
+        let takes = |m: &Move| {
+            m.flags & mflag::DROP == 0
+                && (m.flags & mflag::EP != 0 || (m.flags & mflag::CASTLE == 0 && cell::is_piece(pos.cells[m.to.idx()])))
+        };
+        pos.moves_cache()
+            .iter()
+            .filter(|m| from.is_none_or(|s| m.from == s) && takes(m))
+            .map(|&m| move_part(preset, &pos.cells, pos.ep.victim, m))
+            .filter(|p| p.captured != 0)
+            .map(Value::Part)
+            .collect()
+    }
+
     /// The built-ins that read one square or piece and give a scalar (`Def::reader`): run for
     /// `Ex::Read` without the dispatch below.
     #[inline]
@@ -356,9 +376,7 @@ impl Interp<'_> {
                     Some(sq) => Some(self.square(sq, &args[0])?),
                     None => None,
                 };
-                let parts =
-                    self.legal_parts().into_iter().filter(|p| p.captured != 0 && from.is_none_or(|s| p.from == s));
-                Value::List(Arc::new(parts.map(Value::Part).collect()))
+                Value::List(Arc::new(self.capture_parts(from)))
             }
             Checkmates => {
                 let side = self.side(&v[0], &args[0])?;

@@ -32,7 +32,16 @@ pub fn of(s: &Script) -> Inert {
             Some(set)
         })
         .collect();
-    Inert { part, end, before, from_shape, start_writes, from_set }
+    let from_global = s.turn.iter().map(|p| p.from.as_ref().and_then(global_of)).collect();
+    Inert { part, end, before, from_shape, start_writes, from_set, from_global }
+}
+
+/// The global a part's `from` is, when its body is `return GLOBAL` alone.
+fn global_of(body: &Body) -> Option<u16> {
+    match &body.ops[..] {
+        [Op { st: St::Return(Some(Code { ex: Ex::Global(g), .. })), .. }] => Some(*g),
+        _ => None,
+    }
 }
 
 /// A part's `from` as a [`FromSet`], when it is one and fits the part: the hand only for a part

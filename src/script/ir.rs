@@ -273,6 +273,9 @@ pub struct Inert {
     pub start_writes: Option<u64>,
     /// Per part of the turn: its `from` as a set the engine lists natively (see [`FromSet`]).
     pub from_set: Vec<Option<FromSet>>,
+    /// Per part of the turn: the global its `from` is, when it is just one (`remove from
+    /// huffable`): read where it stands instead of run, at every listing.
+    pub from_global: Vec<Option<u16>>,
 }
 
 /// A part's `from` that is, unless a condition empties it, the mover's hand and the mover's

@@ -72,6 +72,10 @@ pub struct Reads {
     pub to: Option<Sq>,
     /// Whether the run read the square `to` (and nothing else of the board).
     pub at_to: bool,
+    /// The sides whose check the run asked (`in_check`), a bit each (`1 << side`): of the board,
+    /// what it read besides `to`. A run kept with these holds where they are as they were (see
+    /// `play::memo`); whatever else keeps runs treats them as reading outside.
+    pub checks: u8,
 }
 
 impl Reads {
@@ -86,6 +90,7 @@ impl Reads {
         self.untouched = None;
         self.to = None;
         self.at_to = false;
+        self.checks = 0;
     }
 
     /// A `follow` whose squares `list` the part left alone (see [`Reads::untouched`]); a second
@@ -132,6 +137,10 @@ impl Reads {
     /// A built-in called with these arguments.
     #[inline]
     pub fn builtin(&mut self, b: Builtin, args: &[Value]) {
+        if let (Builtin::InCheck, [Value::Side(s)]) = (b, args) {
+            self.checks |= 1 << *s as u8;
+            return;
+        }
         if reads_outside(b, args) {
             if one_square(b) && matches!((args, self.to), ([Value::Square(s)], Some(to)) if *s == to) {
                 self.at_to = true;
