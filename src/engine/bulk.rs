@@ -399,7 +399,7 @@ impl Position {
         let tb = t.slides();
         // En passant is looked for in the moves list: the kinds that may take so are listed.
         let ep = self.ep.hashed;
-        let (mut n, mut sample) = (0u64, None);
+        let (mut n, mut sample, mut quiet_from) = (0u64, None, None);
         for kind in 0..preset.kinds.len() {
             let code = cell::piece(kind, us);
             let mut at = self.code_bits[code as usize & 127];
@@ -424,10 +424,21 @@ impl Position {
                                 Move { from, to: t.square_of[s], promo: 0, flags: mflag::CAPTURE, extra: 0, gate: 0 };
                             out.push(m);
                         }
-                        if quiet != 0 {
-                            if sample.is_none() {
-                                sample = self.first_quiet(preset, from, out);
+                        if quiet != 0 && sample.is_none() {
+                            // A lone leap onto an empty square is listed as a move with no flags
+                            // (unless the kind has a step that creates an en-passant square);
+                            // else the piece is listed for one, if no other gives one.
+                            let leap = (kbits.any[b] | kbits.quiet[b]) & quiet;
+                            if leap != 0
+                                && preset.movement.steps[us][kind].iter().all(|s| s.flags & flag::CREATES_EP == 0)
+                            {
+                                let to = t.square_of[leap.trailing_zeros() as usize & 63];
+                                sample = Some(Move { from, to, promo: 0, flags: 0, extra: 0, gate: 0 });
+                            } else {
+                                quiet_from.get_or_insert(from);
                             }
+                        }
+                        if quiet != 0 {
                             // Off the guarded squares (and not the royal piece) a move keeps it safe.
                             let tried = if b == kb || (guard >> b) & 1 != 0 { quiet } else { quiet & guard };
                             n += u64::from((quiet & !tried).count_ones());
@@ -459,6 +470,11 @@ impl Position {
                 }
                 out.truncate(kept);
             }
+        }
+        if sample.is_none()
+            && let Some(from) = quiet_from
+        {
+            sample = self.first_quiet(preset, from, out);
         }
         self.extra_pseudo_moves(preset, out);
         for &m in out.iter() {
