@@ -79,3 +79,78 @@ fn ride_tables_equal_walked_rays() {
     }
     eprintln!("ride groups checked: {groups}");
 }
+
+/// Whether a move is quiet as the turn generator tells: no capture, promotion, castling, en
+/// passant or drop.
+fn quiet(pos: &Position, m: herald::engine::Move) -> bool {
+    use herald::engine::position::mflag;
+    m.flags & (mflag::DROP | mflag::EP | mflag::CASTLE) == 0
+        && m.promo == 0
+        && !herald::engine::board::cell::is_piece(pos.cells[m.to.idx()])
+}
+
+/// Compares `Position::split_moves` with the listed moves at each node down to `depth`; returns
+/// the nodes it split.
+fn walk_split(pos: &mut Position, preset: &Preset, depth: usize, what: &str) -> u64 {
+    let key = |m: &herald::engine::Move| (m.from.idx(), m.to.idx(), m.promo, m.flags, m.extra, m.gate);
+    let mut legal = Vec::new();
+    pos.legal_moves(preset, &mut legal);
+    let mut pseudo = Vec::new();
+    pos.pseudo_moves(preset, &mut pseudo);
+    let mut split = 0;
+    let (mut out, mut safe) = (Vec::new(), Vec::new());
+    if let Some((n, sample)) = pos.split_moves(preset, &mut out, &mut safe) {
+        let at = herald::engine::fen::write(preset, pos);
+        let quiet_legal = legal.iter().filter(|&&m| quiet(pos, m)).count() as u64;
+        assert_eq!(n, quiet_legal, "{what}: quiet legal moves of {at}");
+        let mut rest: Vec<_> = pseudo.iter().filter(|&&m| !quiet(pos, m)).map(key).collect();
+        let mut listed: Vec<_> = out.iter().map(key).collect();
+        rest.sort_unstable();
+        listed.sort_unstable();
+        assert_eq!(listed, rest, "{what}: other moves of {at}");
+        let mut rest: Vec<_> = legal.iter().filter(|&&m| !quiet(pos, m)).map(key).collect();
+        let mut kept: Vec<_> = safe.iter().map(key).collect();
+        rest.sort_unstable();
+        kept.sort_unstable();
+        assert_eq!(kept, rest, "{what}: other legal moves of {at}");
+        let any_quiet = pseudo.iter().any(|&m| quiet(pos, m));
+        assert_eq!(sample.is_some(), any_quiet, "{what}: a quiet move of {at}");
+        if let Some(m) = sample {
+            assert!(quiet(pos, m) && pseudo.contains(&m), "{what}: {m:?} is a quiet move of {at}");
+        }
+        split += 1;
+    }
+    if depth > 1 && pos.static_result(preset).is_none() {
+        for m in legal {
+            pos.make(preset, m);
+            split += walk_split(pos, preset, depth - 1, what);
+            pos.unmake();
+        }
+    }
+    split
+}
+
+/// A scripted move part's quiet moves counted with bitboards and the others listed
+/// (`Position::split_moves`, the last ply of a perft) agree with the listed moves, at every node
+/// of a small tree from every scripted position of tests/perft.txt.
+#[test]
+fn split_moves_equal_listed_moves() {
+    let mut split_presets = std::collections::BTreeSet::new();
+    for line in include_str!("perft.txt").lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let f: Vec<&str> = line.split(';').map(str::trim).collect();
+        let preset = Arc::new(herald::check::load(f[0]).expect("preset loads"));
+        if !preset.script.active {
+            continue;
+        }
+        let seed = f[1].strip_prefix("seed ").map(|n| n.trim().parse::<u64>().expect("a seed"));
+        let fen = (f[1] != "setup" && seed.is_none()).then_some(f[1]);
+        let mut game = Game::new(preset.clone(), fen, seed).expect("fen parses");
+        let counts: Vec<u64> = f[2].split_whitespace().map(|n| n.parse().expect("a count")).collect();
+        let depth = counts.iter().take_while(|&&n| n <= 3_000).count().clamp(1, 2);
+        if walk_split(&mut game.pos, &preset, depth, line) > 0 {
+            split_presets.insert(f[0].to_string());
+        }
+    }
+    eprintln!("split by bitboards: {split_presets:?}");
+    assert!(split_presets.contains("universal"), "universal is not split: {split_presets:?}");
+}

@@ -143,3 +143,26 @@ fn ruddigore_native_curse_equals_the_scripts() {
         assert!(compare(&native, &scripted, &mut game.pos, depth) > 1);
     }
 }
+
+/// Universal: a move part before an optional drop, its quiet moves counted with bitboards and
+/// the rest tried (`Position::split_moves`); an exchange that earns a drop, pins, checks,
+/// promotions from hand, en passant, castling, shaped and hopping pieces listed.
+#[test]
+fn universal_counts_equal_played_turns() {
+    let preset = Arc::new(herald::check::load("universal").expect("preset loads"));
+    let fens = [
+        (None, 3),
+        (Some("4k3/2n1r3/1a3q2/3n4/4P3/2N2N2/1H1Q4/4K2R[CAca] w - - 0 1"), 2),
+        (Some("r2qk2r/ppp2ppp/4p3/3N4/8/8/PPP2PPP/3RK2R[NHnh] b - - 0 1 {open=d5,rights={white:1,black:0}}"), 2),
+        (Some("r2k4/1P4P1/1n6/8/8/8/1p4p1/R3K2R[NRc] w - - 0 1 {rights={white:1,black:0}}"), 2),
+        (Some("4k3/8/8/8/8/2N5/8/r3K2j[QNhn] w - - 0 1 {rights={white:1,black:1}}"), 2),
+        (Some("6k1/1p3p2/2o1v3/3S1j2/2y1Z3/1X3O2/4P3/7K w - - 0 1"), 2),
+        (Some("7k/2s4x/3w1V2/1J2y3/4Ys2/2O1W3/P4x2/K6R b - - 0 1"), 2),
+        (Some("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"), 3),
+    ];
+    for (fen, depth) in fens {
+        let mut game = Game::new(preset.clone(), fen, None).expect("fen parses");
+        let what = format!("universal {}", fen.unwrap_or("setup"));
+        walk(&mut game.pos, &preset, depth, &what, &mut Memos::default());
+    }
+}

@@ -25,7 +25,6 @@ pub fn tables(preset: &Preset) -> Option<BitTables> {
         && !preset.no_checks
         && !preset.must_capture
         && !preset.must_drop
-        && !preset.hand_promotion
         && preset.promo_limit.is_empty()
         && preset.mobile.is_empty()
         && preset.movement.pass_kinds == 0;
@@ -33,13 +32,20 @@ pub fn tables(preset: &Preset) -> Option<BitTables> {
         return None;
     }
     let mut t = compile(&preset.geo, &preset.movement)?;
+    // Kinds that promote from hand: their promoting moves depend on the hand, so no count takes
+    // them (they are `unfit`), but their other moves are read from the tables where a move
+    // part's quiet moves are counted ([`Position::split_moves`]).
+    let mut from_hand = Vec::new();
     for side in Side::BOTH {
         for (kind, slot) in t.kinds[side].iter_mut().enumerate() {
             let (Some(k), Some(p)) = (slot.as_mut(), &preset.promotions[kind]) else { continue };
             // A promotion that makes or unmakes a royal piece is judged by playing it.
-            if preset.kinds[kind].royal || p.choices.iter().any(|&c| preset.kinds[c].royal) || p.hand.is_some() {
+            if preset.kinds[kind].royal || p.choices.iter().any(|&c| preset.kinds[c].royal) {
                 *slot = None;
                 continue;
+            }
+            if p.hand.is_some() {
+                from_hand.push(cell::piece(kind, side));
             }
             for (i, &sq) in preset.geo.squares.iter().enumerate() {
                 if p.zone[side][sq.idx()] {
@@ -66,6 +72,7 @@ pub fn tables(preset: &Preset) -> Option<BitTables> {
             }
         }
     }
+    t.unfit.extend(from_hand);
     Some(t)
 }
 
@@ -347,6 +354,153 @@ impl Position {
             }
         }
         Some(n)
+    }
+
+    /// A scripted move part's moves split for the last ply of a perft: the legal quiet moves (no
+    /// capture, promotion, castling, en passant or drop; as `play::turngen` tells them) counted,
+    /// and the other pseudo-legal moves pushed onto `out` (the legal ones among them onto
+    /// `legal`, as [`Position::keep_legal`] keeps them); with one quiet pseudo-legal move, if
+    /// there is any, as the moves list it (the generator judges the quiet moves' hooks by one).
+    /// The pieces the bitboards describe count their quiet moves with a popcount, outside the
+    /// squares where a move could expose the royal piece ([`Position::guard_bits`]; those are
+    /// tried); the others are listed, their quiet moves judged as the legal moves are.
+    /// `None` (and the lists as they were) when the legal moves are not simply the safe ones, the
+    /// mover has not exactly one royal piece, or it is attacked.
+    pub fn split_moves(
+        &mut self,
+        preset: &Preset,
+        out: &mut Vec<Move>,
+        legal: &mut Vec<Move>,
+    ) -> Option<(u64, Option<Move>)> {
+        let t = preset.bits.as_ref()?;
+        if !preset.royal_safety
+            || preset.explode.is_some()
+            || preset.facing_break
+            || preset.frozen_in_check != 0
+            || preset.no_checks
+            || preset.must_capture
+            || preset.must_drop
+            || preset.drops
+            || preset.gating.is_some()
+            || !preset.mobile.is_empty()
+            || preset.movement.pass_kinds != 0
+            || self.counts[cell::HOLE as usize] != 0
+        {
+            return None;
+        }
+        let us = self.side;
+        let k = self.royal_square(us)?;
+        let guard = self.guard_bits(preset, k, us)?;
+        let kb = t.bit_of[k.idx()] as usize & 63;
+        let (own, enemy) = (self.side_bits[us], self.side_bits[us.other()]);
+        let occ = own | enemy;
+        let board = if t.squares == 64 { !0 } else { (1u64 << t.squares) - 1 };
+        let empty = board & !occ;
+        let tb = t.slides();
+        // En passant is looked for in the moves list: the kinds that may take so are listed.
+        let ep = self.ep.hashed;
+        let (mut n, mut sample, mut quiet_from) = (0u64, None, None);
+        for kind in 0..preset.kinds.len() {
+            let code = cell::piece(kind, us);
+            let mut at = self.code_bits[code as usize & 127];
+            let fit = match t.kinds[us].get(kind) {
+                Some(Some(k)) if !(ep && (preset.movement.ep_capturers >> code) & 1 != 0) => Some(k),
+                _ => None,
+            };
+            while at != 0 {
+                let b = at.trailing_zeros() as usize & 63;
+                at &= at - 1;
+                let from = t.square_of[b];
+                if let Some(kbits) = fit {
+                    let to = t.targets_in(tb, kbits, b, || self.unmoved_at(t, b), own, enemy, empty, 1 << kb);
+                    // A piece that may promote here is listed (its promotions are moves of their own).
+                    if BitTables::promotions(kbits, b, to, enemy) == 0 {
+                        let quiet = to & empty;
+                        let mut takes = to & occ;
+                        while takes != 0 {
+                            let s = takes.trailing_zeros() as usize & 63;
+                            takes &= takes - 1;
+                            let m =
+                                Move { from, to: t.square_of[s], promo: 0, flags: mflag::CAPTURE, extra: 0, gate: 0 };
+                            out.push(m);
+                        }
+                        if quiet != 0 && sample.is_none() {
+                            // A lone leap onto an empty square is listed as a move with no flags
+                            // (unless the kind has a step that creates an en-passant square);
+                            // else the piece is listed for one, if no other gives one.
+                            let leap = (kbits.any[b] | kbits.quiet[b]) & quiet;
+                            if leap != 0
+                                && preset.movement.steps[us][kind].iter().all(|s| s.flags & flag::CREATES_EP == 0)
+                            {
+                                let to = t.square_of[leap.trailing_zeros() as usize & 63];
+                                sample = Some(Move { from, to, promo: 0, flags: 0, extra: 0, gate: 0 });
+                            } else {
+                                quiet_from.get_or_insert(from);
+                            }
+                        }
+                        if quiet != 0 {
+                            // Off the guarded squares (and not the royal piece) a move keeps it safe.
+                            let tried = if b == kb || (guard >> b) & 1 != 0 { quiet } else { quiet & guard };
+                            n += u64::from((quiet & !tried).count_ones());
+                            let mut left = tried;
+                            while left != 0 {
+                                let s = left.trailing_zeros() as usize & 63;
+                                left &= left - 1;
+                                let m = Move { from, to: t.square_of[s], promo: 0, flags: 0, extra: 0, gate: 0 };
+                                n += u64::from(self.safe_by_cells(preset, m, k));
+                            }
+                        }
+                        continue;
+                    }
+                }
+                let start = out.len();
+                self.piece_pseudo_moves(preset, from, out);
+                let mut kept = start;
+                for i in start..out.len() {
+                    let m = out[i];
+                    if !self.quiet_move(m) {
+                        out[kept] = m;
+                        kept += 1;
+                        continue;
+                    }
+                    sample.get_or_insert(m);
+                    let guarded = m.from == k || (guard >> (t.bit_of[m.from.idx()] & 63)) & 1 != 0;
+                    let guarded = guarded || (guard >> (t.bit_of[m.to.idx()] & 63)) & 1 != 0;
+                    n += u64::from(!guarded || self.safe_by_cells(preset, Move { gate: 0, ..m }, k));
+                }
+                out.truncate(kept);
+            }
+        }
+        if sample.is_none()
+            && let Some(from) = quiet_from
+        {
+            sample = self.first_quiet(preset, from, out);
+        }
+        self.extra_pseudo_moves(preset, out);
+        for &m in out.iter() {
+            if self.safe_off_guard(preset, m, k, guard, &t.bit_of) {
+                legal.push(m);
+            }
+        }
+        Some((n, sample))
+    }
+
+    /// Whether a move is quiet as `play::turngen` tells: it takes nothing, promotes nothing and is
+    /// no castling, en passant or drop.
+    #[inline]
+    fn quiet_move(&self, m: Move) -> bool {
+        m.flags & (mflag::DROP | mflag::EP | mflag::CASTLE) == 0
+            && m.promo == 0
+            && !cell::is_piece(self.cells[m.to.idx()])
+    }
+
+    /// The first quiet move of the piece on `from` as the moves list it (`out` is left as it was).
+    fn first_quiet(&self, preset: &Preset, from: Sq, out: &mut Vec<Move>) -> Option<Move> {
+        let start = out.len();
+        self.piece_pseudo_moves(preset, from, out);
+        let m = out[start..].iter().copied().find(|&m| self.quiet_move(m));
+        out.truncate(start);
+        m
     }
 
     /// The drops of a scripted turn's drop part: each kind of `kinds` (a bit per kind) on each

@@ -292,6 +292,43 @@ impl Position {
         true
     }
 
+    /// [`Self::guard`] as bits of the preset's [`AttackBits`] (the squares of the board in order):
+    /// the squares where a move could expose the royal piece on `k`; `None` when it is attacked
+    /// now, or there are no such bits.
+    pub(crate) fn guard_bits(&self, preset: &Preset, k: Sq, us: Side) -> Option<u64> {
+        let ab = preset.attack_bits.as_ref()?;
+        let mut g = Guard { bits: [0; GUARD_WORDS] };
+        if !self.guard(preset, k, us, &mut g) {
+            return None;
+        }
+        let mut bits = 0u64;
+        for (w, &word) in g.bits.iter().enumerate() {
+            let mut left = word;
+            while left != 0 {
+                let cell = w * 64 + left.trailing_zeros() as usize;
+                left &= left - 1;
+                // Off the board (no square) a move can neither start nor end.
+                if let Some(&b) = ab.bit_of.get(cell)
+                    && b != 255
+                {
+                    bits |= 1 << (b & 63);
+                }
+            }
+        }
+        Some(bits)
+    }
+
+    /// Whether a move of the mover (not in check, its royal piece on `k`) keeps that piece safe,
+    /// judged as [`Self::retain_safe`] judges it, with `guard` the squares of
+    /// [`Self::guard_bits`] (`bit_of` from cells to their bits).
+    pub(crate) fn safe_off_guard(&mut self, preset: &Preset, m: Move, k: Sq, guard: u64, bit_of: &[u8]) -> bool {
+        let m = Move { gate: 0, ..m };
+        let off = |sq: Sq| (guard >> (bit_of[sq.idx()] & 63)) & 1 == 0;
+        // A move that makes or unmakes a royal piece is played out there as here.
+        let plain = m.from != k && m.flags & (mflag::EP | mflag::CASTLE) == 0 && off(m.from) && off(m.to);
+        (plain && !self.promotes_royal(m, Some(k))) || self.safe_alone(preset, m, Some(k))
+    }
+
     /// [`Self::guard`]'s pinned pieces by the preset's [`AttackBits`] (the board has no holes):
     /// on each rider line to the royal piece on `k`, a piece of `us` first and an enemy riding the
     /// line that far next. Marks them in `g` and returns true, or returns false when the royal

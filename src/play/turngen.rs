@@ -471,10 +471,16 @@ impl<'a> Gen<'a> {
             self.counted += n;
             return Ok(had);
         }
+        // In `leaf` mode the quiet moves may be counted, the other candidates listed with their
+        // legal ones (see `Gen::split_quiet`).
+        let split = if self.leaf { self.split_quiet(pos, i, kinds)? } else { None };
         let entry = self.safe_at;
         // Generated before `on before` runs, so that a hook asking for the legal moves gets them
         // from the cache instead of generating them again.
-        let cands = self.candidates(pos, i, kinds)?;
+        let (cands, split_legal) = match split {
+            Some((cands, legal)) => (cands, Some(legal)),
+            None => (self.candidates(pos, i, kinds)?, None),
+        };
         // Moves offered while a later part may still shield the royal piece are not all legal:
         // those that are keep what is known of the royal piece's safety.
         let shielded = kinds.contains(&PartKind::Move) && self.later_may_shield(i);
@@ -482,7 +488,13 @@ impl<'a> Gen<'a> {
         let mut legal_moves = self.spare_moves.pop().unwrap_or_default();
         legal_moves.clear();
         if shielded {
-            legal_moves.extend_from_slice(pos.cached_legal_moves(self.preset));
+            match &split_legal {
+                Some(legal) => legal_moves.extend_from_slice(legal),
+                None => legal_moves.extend_from_slice(pos.cached_legal_moves(self.preset)),
+            }
+        }
+        if let Some(legal) = split_legal {
+            self.spare_moves.push(legal);
         }
         let fresh = pos.cell_changes();
         if !self.before_unread(i, kinds) && self.before(pos, kinds)?.is_some() {
@@ -636,6 +648,67 @@ impl<'a> Gen<'a> {
             return Err(self.too_many_tries(i, Some(spent)));
         }
         Ok(Some(n))
+    }
+
+    /// In `leaf` mode, a move part after which every later part may offer nothing, its quiet
+    /// moves counted with bitboards ([`Position::split_moves`]) when one of them, judged by
+    /// [`Gen::alone`] from the memos, is a turn by itself for reasons that hold for every quiet
+    /// move: each legal one is then one turn, and an illegal one none (no later part follows to
+    /// shield the royal piece). The other candidates (captures, promotions, castlings: the
+    /// pseudo-legal ones when a later part might shield, else the legal ones) and the legal ones
+    /// among them are given back for the caller to try one by one. Charged to the budget as
+    /// [`Gen::bulk`]'s turns are. `None` when that is not so simple.
+    #[allow(clippy::type_complexity)]
+    fn split_quiet(
+        &mut self,
+        pos: &mut Position,
+        i: usize,
+        kinds: &[PartKind],
+    ) -> R<Option<(Vec<TurnPart>, Vec<Move>)>> {
+        let preset = self.preset;
+        if kinds != [PartKind::Move]
+            || preset.script.turn.get(i).is_none_or(|s| s.from.is_some() || s.if_possible)
+            || preset.script.hooks.before[PartKind::Move as usize].is_some()
+            || !self.later_may_vanish(i)
+            || !self.legal_is_safe()
+        {
+            return Ok(None);
+        }
+        let mut moves = self.spare_moves.pop().unwrap_or_default();
+        let mut legal = self.spare_moves.pop().unwrap_or_default();
+        moves.clear();
+        legal.clear();
+        let Some((n, sample)) = pos.split_moves(preset, &mut moves, &mut legal) else {
+            self.spare_moves.push(moves);
+            self.spare_moves.push(legal);
+            return Ok(None);
+        };
+        self.undefer(pos)?;
+        let mut steps = 0;
+        if let Some(m) = sample {
+            let tail = self.empty_tail(pos, i);
+            let mut quiet_alone = None;
+            let settled = self.alone(pos, i, TurnPart::Move(m), tail, &mut quiet_alone, false, true);
+            match quiet_alone {
+                Some(s) if settled.is_some() => steps = s,
+                _ => {
+                    self.spare_moves.push(moves);
+                    self.spare_moves.push(legal);
+                    return Ok(None);
+                }
+            }
+        }
+        self.tried += n;
+        let spent = crate::budget::partial_turns(n).and_then(|()| crate::budget::steps(n.saturating_mul(steps)));
+        if let Err(spent) = spent {
+            return Err(self.too_many_tries(i, Some(spent)));
+        }
+        self.counted += n;
+        let mut cands = self.spare.pop().unwrap_or_else(|| Vec::with_capacity(64));
+        let offered = if self.later_may_shield(i) { &moves } else { &legal };
+        cands.extend(offered.iter().map(|&m| TurnPart::Move(m)));
+        self.spare_moves.push(moves);
+        Ok(Some((cands, legal)))
     }
 
     /// Part `i`'s `from` when the engine lists it natively (see [`FromSet`]).
