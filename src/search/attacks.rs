@@ -286,12 +286,12 @@ impl AttackSets {
                 let b = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 let cl = pos.cells[t.square_of[b].idx()];
-                let v = if pos.is_royal_code(cl) { ROYAL_SEE } else { value(cl) };
-                if best.is_some_and(|(bv, _)| bv <= v) {
-                    continue;
-                }
                 let kind = cell::kind(cl);
                 if self.reach[side.index()][kind][b] & tb == 0 {
+                    continue;
+                }
+                let v = if pos.is_royal_code(cl) { ROYAL_SEE } else { value(cl) };
+                if best.is_some_and(|(bv, _)| bv <= v) {
                     continue;
                 }
                 let Some(k) = t.kinds[side][kind].as_ref() else { continue };
