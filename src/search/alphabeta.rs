@@ -13,8 +13,9 @@ use crate::engine::position::mflag;
 use crate::engine::turn::Turn;
 use crate::engine::{GameOver, Move, Position};
 use crate::play::turngen::{self, PlayError};
-use crate::preset::Preset;
+use crate::preset::{EndRule, Preset};
 use crate::script::ScriptError;
+use crate::syntax::ast::Outcome;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -93,6 +94,9 @@ pub struct Core {
     first_best: Option<i32>,
     /// Set by another thread (an engine protocol's `stop`) to end the search as a limit would.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Whether the preset's first repetition rule draws: then a position met again in the search
+    /// (once is enough) is scored a draw, as the side that repeats can repeat again.
+    repetition_draws: bool,
 }
 
 /// The score of a finished game for the side to move, `ply` plies from the root.
@@ -120,12 +124,21 @@ impl Core {
             can_stop: false,
             first_best: None,
             stop: None,
+            repetition_draws: false,
         }
     }
 
     /// Get ready for a new search from the root.
-    pub fn begin(&mut self, limits: &Limits) {
+    pub fn begin(&mut self, p: &Preset, limits: &Limits) {
         self.limits = limits.clone();
+        self.repetition_draws = p
+            .ends
+            .iter()
+            .find_map(|r| match r {
+                EndRule::Repetition(_, o) => Some(*o == Outcome::Draws),
+                _ => None,
+            })
+            .unwrap_or(false);
         self.start = Instant::now();
         self.nodes = 0;
         self.may_stop = false;
@@ -290,6 +303,9 @@ impl Core {
         {
             return Ok(over_score(&over, pos, ply));
         }
+        if ply > 0 && self.repetition_draws && self.repeated(pos, ply) {
+            return Ok(0);
+        }
         let in_check = depth > 0 && p.royal_safety && pos.in_check(p, pos.side);
         // Check extension: a check is answered one ply deeper, so that a mate or a loss of
         // material behind it is seen (bounded, so perpetual checks still end).
@@ -340,6 +356,17 @@ impl Core {
         };
         self.tt.store(pos.hash, ply, best_turn.unwrap_or_default(), best, depth as i16, bound);
         Ok(best)
+    }
+
+    /// Whether the position at `ply` occurred before, since the last irreversible turn and not
+    /// across a null move of the search (which no game could repeat).
+    fn repeated(&self, pos: &Position, ply: usize) -> bool {
+        let n = pos.history.len();
+        let mut back = (pos.halfmove as usize).min(n);
+        if let Some(j) = (1..=ply).rev().find(|&j| self.plies[j].null) {
+            back = back.min(ply - j);
+        }
+        (4..=back).step_by(2).any(|k| pos.history[n - k] == pos.hash)
     }
 
     /// Null-move pruning: if passing the turn still leaves the side to move at or above beta after

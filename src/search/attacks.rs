@@ -67,6 +67,10 @@ pub struct AttackSets {
     board: Bits,
     /// Whether some kind leaps onto the mover's own pieces (`d`).
     friendly: bool,
+    /// Per side, kind and bit: the squares the piece could take on were the board empty (all its
+    /// leaps, full rides and specials), so that a static exchange asks only the pieces that may
+    /// reach its square for their target sets.
+    reach: [Vec<[Bits; 64]>; 2],
 }
 
 impl AttackSets {
@@ -111,7 +115,28 @@ impl AttackSets {
         let n = g.squares.len();
         let board = if n >= 64 { !0 } else { (1u64 << n) - 1 };
         let friendly = t.kinds.0.iter().flatten().flatten().any(|k| k.friendly);
-        Some(AttackSets { t, near, board, friendly })
+        let reach = Side::BOTH.map(|side| {
+            let kinds = &t.kinds[side];
+            kinds
+                .iter()
+                .map(|k| {
+                    let mut r = [board; 64];
+                    if let Some(k) = k {
+                        for (b, rb) in r.iter_mut().enumerate() {
+                            *rb = t.targets(k, b, || true, 0, 0, board, 0) | k.any[b] | k.take[b];
+                            for &(d, _) in &k.rides {
+                                *rb |= t.ride(d as usize, b, 0);
+                            }
+                            for sp in t.specials(k, b) {
+                                *rb |= 1u64 << (sp.to & 63);
+                            }
+                        }
+                    }
+                    r
+                })
+                .collect()
+        });
+        Some(AttackSets { t, near, board, friendly, reach })
     }
 
     /// The counts [`listed`] gives, with each plainly moving piece's moves counted from its target
@@ -261,11 +286,15 @@ impl AttackSets {
                 let b = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
                 let cl = pos.cells[t.square_of[b].idx()];
+                let kind = cell::kind(cl);
+                if self.reach[side.index()][kind][b] & tb == 0 {
+                    continue;
+                }
                 let v = if pos.is_royal_code(cl) { ROYAL_SEE } else { value(cl) };
                 if best.is_some_and(|(bv, _)| bv <= v) {
                     continue;
                 }
-                let Some(k) = t.kinds[side][cell::kind(cl)].as_ref() else { continue };
+                let Some(k) = t.kinds[side][kind].as_ref() else { continue };
                 if t.targets(k, b, || cell::unmoved(cl), own, enemy, empty, 0) & tb != 0 {
                     best = Some((v, 1u64 << b));
                 }

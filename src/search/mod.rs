@@ -126,7 +126,7 @@ impl Searcher {
         }
         let mut ev = Evaluator::new(p);
         let core = &mut self.core;
-        core.begin(limits);
+        core.begin(p, limits);
         let mut found: Option<(Vec<Turn>, i32, u32)> = None;
         for depth in 1..=limits.max_depth() {
             match core.iterate(&mut ev, p, pos, depth) {
@@ -183,7 +183,7 @@ impl Searcher {
         let script = |e: crate::script::ScriptError| SearchError::Script(e.render(p));
         let turns = crate::play::turngen::legal_turns(pos, p).map_err(script)?;
         let mut ev = Evaluator::new(p);
-        self.core.begin(&Limits::default());
+        self.core.begin(p, &Limits::default());
         let mut out = Vec::new();
         for t in turns {
             match self.core.score_turn(&mut ev, p, pos, &t, depth as i32) {
