@@ -11,6 +11,8 @@ use crate::script::{Interp, Outcome, ScriptError, Value};
 
 /// Score units per unit of declared piece value: `value 1` is worth 100.
 pub const UNIT: i32 = 100;
+/// The side to move's bonus: having the turn is worth something in most positions.
+const TEMPO: i32 = UNIT / 10;
 /// Score per pseudo-legal move more than the opponent has.
 const MOBILITY: i32 = 2;
 /// Score per move a piece has on an empty board from its square, above its average over the board.
@@ -240,7 +242,7 @@ impl Evaluator {
             return c.score;
         }
         let (mobility, attacks) = self.mobility(preset, pos);
-        let score = self.material(pos) + mobility + self.positional(preset, pos, attacks);
+        let score = self.material(pos) + mobility + self.positional(preset, pos, attacks) + TEMPO;
         self.cache[slot] = Cached { key: pos.hash, score, could_capture: self.could_capture };
         score
     }
