@@ -72,6 +72,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "search::limits",
             "search::tt",
             "search::attacks",
+            "search::structure",
             "search::eval",
             "search::order",
             "search::alphabeta",

@@ -3,6 +3,7 @@
 //! `fn evaluate` when it has one. Scores are from the side to move's view.
 
 use super::attacks::{self, AttackSets};
+use super::structure::{Structure, promotion_bonus};
 use crate::engine::board::{Sq, cell};
 use crate::engine::{Move, Position, Side};
 use crate::preset::Preset;
@@ -10,12 +11,12 @@ use crate::script::{Interp, Outcome, ScriptError, Value};
 
 /// Score units per unit of declared piece value: `value 1` is worth 100.
 pub const UNIT: i32 = 100;
+/// The side to move's bonus: having the turn is worth something in most positions.
+const TEMPO: i32 = UNIT / 10;
 /// Score per pseudo-legal move more than the opponent has.
 const MOBILITY: i32 = 2;
 /// Score per move a piece has on an empty board from its square, above its average over the board.
 const SQUARE_MOBILITY: i32 = 3;
-/// A promotable piece's bonus on the square next to its zone, as a share of what promoting gains.
-const PROMOTION_SHARE: i32 = 5;
 /// Score per own piece next to a royal piece, while the opponent keeps its officers.
 const SHIELD: i32 = 6;
 /// Royal safety: `ATTACK * n^2` (at most `ATTACK_MAX`) for `n` pseudo-legal moves of a side's
@@ -134,34 +135,6 @@ impl Tables {
     }
 }
 
-/// What a promotable piece on `sq` gains, by its distance to the zone: see [`Tables`].
-fn promotion_bonus(preset: &Preset, values: &[i32; 128], k: usize, side: Side, sq: Sq) -> i32 {
-    let Some(Some(pr)) = preset.promotions.get(k) else {
-        return 0;
-    };
-    let own = values[cell::piece(k, side) as usize];
-    let best = pr.choices.iter().map(|&c| values[cell::piece(c, side) as usize]).max().unwrap_or(own);
-    let gain = best - own;
-    if gain <= 0 {
-        return 0;
-    }
-    let g = &preset.geo;
-    let zone = &pr.zone[side];
-    let dist = |a: Sq| {
-        g.squares
-            .iter()
-            .filter(|&&z| zone.get(z.idx()).copied().unwrap_or(false))
-            .map(|&z| (g.file(a) as i32 - g.file(z) as i32).abs().max((g.rank(a) as i32 - g.rank(z) as i32).abs()))
-            .min()
-    };
-    let Some(d) = dist(sq) else {
-        return 0;
-    };
-    let far = (g.files.max(g.ranks) as i32 - 1).max(1);
-    let near = (far - d).max(0);
-    gain * near * near / (far * far * PROMOTION_SHARE)
-}
-
 /// Piece values by cell code, and a move buffer for counting mobility, built once per search.
 pub struct Evaluator {
     values: [i32; 128],
@@ -171,6 +144,8 @@ pub struct Evaluator {
     /// Per side, the codes of its officers: kinds neither royal nor promotable (not pawns or men).
     officers: [Vec<u8>; 2],
     tables: Tables,
+    /// Passed, doubled and isolated pawn-like pieces and open files ([`Structure`]).
+    structure: Option<Structure>,
     /// The pieces as bitboards, where mobility can be counted with them.
     sets: Option<AttackSets>,
     /// The built-in terms of recent positions by hash: a node is often evaluated two or three
@@ -218,6 +193,7 @@ impl Evaluator {
             buf: Vec::with_capacity(256),
             officers,
             tables,
+            structure: Structure::new(preset, &values),
             sets: AttackSets::new(preset),
             cache: vec![Cached::default(); 1 << CACHE_BITS],
             could_capture: true,
@@ -266,7 +242,7 @@ impl Evaluator {
             return c.score;
         }
         let (mobility, attacks) = self.mobility(preset, pos);
-        let score = self.material(pos) + mobility + self.positional(pos, attacks);
+        let score = self.material(pos) + mobility + self.positional(preset, pos, attacks) + TEMPO;
         self.cache[slot] = Cached { key: pos.hash, score, could_capture: self.could_capture };
         score
     }
@@ -286,7 +262,7 @@ impl Evaluator {
     }
 
     /// The positional terms of [`Tables`] and royal safety, seen from the side to move.
-    fn positional(&self, pos: &Position, attacks: [i32; 2]) -> i32 {
+    fn positional(&self, preset: &Preset, pos: &Position, attacks: [i32; 2]) -> i32 {
         let mut officers = [0; 2];
         for side in Side::BOTH {
             for &c in &self.officers[side.index()] {
@@ -294,7 +270,12 @@ impl Evaluator {
             }
         }
         // Both sides' officers, against the setup's (counted for both sides too).
-        let mut s = self.tables.score(pos, officers[0] + officers[1]);
+        let phase = officers[0] + officers[1];
+        let mut s = self.tables.score(pos, phase);
+        if let Some(st) = &self.structure {
+            let full = self.tables.full_phase;
+            s += st.score(preset, pos, full - phase.min(full), full);
+        }
         // Attacks near the enemy royal piece, weighed by the attacker's officers (half the
         // setup's officers are one side's).
         let half = (self.tables.full_phase / 2).max(1);

@@ -8,6 +8,7 @@ pub mod limits;
 mod order;
 pub mod repl_cmds;
 pub mod selfplay;
+mod structure;
 mod tt;
 pub mod values;
 

@@ -1,0 +1,236 @@
+//! Structure terms of the evaluation, derived from what the preset declares about its pawn-like
+//! pieces (promotable kinds that only ever move one way along the ranks): passed ones, doubled and
+//! isolated ones, and open lines for the pieces that ride along files.
+
+use crate::engine::board::{Sq, cell};
+use crate::engine::{Position, Side};
+use crate::preset::Preset;
+
+/// A promotable piece's bonus on the square next to its zone, as a share of what promoting gains.
+const PROMOTION_SHARE: i32 = 5;
+/// Boards wider than this get no structure terms (the per-file counts live on the stack).
+const MAX_FILES: usize = 32;
+/// A passed piece's extra bonus: its promotion-distance bonus times this share, in hundredths,
+/// with the opponent's officers all on the board (`EARLY`) and all gone (`LATE`).
+const PASSED_EARLY: i32 = 50;
+const PASSED_LATE: i32 = 150;
+/// Penalties per pawn-like piece, in hundredths of its own value: each one more on a file
+/// (doubled), and each one with no own piece of its kind on the files next to it (isolated).
+const DOUBLED: i32 = 12;
+const ISOLATED: i32 = 10;
+/// A file rider's bonus on a file with no own pawn-like piece (half) and no enemy one either (all),
+/// times the share of its empty-board moves that go along the file, doubled (a rook: all of it).
+const OPEN_FILE: i32 = 30;
+
+/// A pawn-like kind: promotable to something worth more, its moves all going one way along the
+/// ranks (for each side), never back.
+struct PawnKind {
+    codes: [u8; 2],
+    /// Per side, +1 when its moves go up the ranks, -1 when down.
+    forward: [i32; 2],
+    /// `[side][square]`: the promotion-distance bonus, which a passed piece earns again in part.
+    bonus: [Vec<i32>; 2],
+    /// Its value, for the doubled and isolated penalties.
+    value: i32,
+}
+
+/// The structure terms of a preset: see the module's documentation.
+pub struct Structure {
+    pawns: Vec<PawnKind>,
+    /// `[code]`: the open-file bonus of a kind that rides along files (0 for the others).
+    file_rider: [i32; 128],
+}
+
+/// Per side and file: how many pawn-like pieces, and their lowest and highest rank.
+#[derive(Clone, Copy)]
+struct FileCount {
+    n: i32,
+    lo: i32,
+    hi: i32,
+}
+
+const NONE: FileCount = FileCount { n: 0, lo: i32::MAX, hi: i32::MIN };
+
+impl Structure {
+    /// `None` where the preset has no pawn-like kind or its board is too wide.
+    pub fn new(preset: &Preset, values: &[i32; 128]) -> Option<Structure> {
+        let g = &preset.geo;
+        if g.files > MAX_FILES {
+            return None;
+        }
+        let mut pos = Position::empty(preset);
+        let mut buf = Vec::new();
+        // Per kind and side, from its moves and attacks on an empty board: the steps up and down
+        // the ranks, the moves along its file and in all, and whether one along the file goes two
+        // squares or more (a ride).
+        let mut pawns = Vec::new();
+        let mut file_rider = [0; 128];
+        for (k, kind) in preset.kinds.iter().enumerate() {
+            let mut forward = [0; 2];
+            let mut bonus = [vec![0; g.cells], vec![0; g.cells]];
+            for side in Side::BOTH {
+                let code = cell::piece(k, side);
+                pos.side = side;
+                let (mut up, mut down, mut along, mut all, mut rides) = (0, 0, 0, 0, false);
+                for &sq in &g.squares {
+                    pos.place(&preset.zobrist, sq, code);
+                    buf.clear();
+                    pos.pseudo_moves(preset, &mut buf);
+                    let targets = buf.iter().map(|m| m.to).chain(pos.attacks_from(preset, sq));
+                    for to in targets.filter(|&to| to != sq) {
+                        let dy = g.rank(to) as i32 - g.rank(sq) as i32;
+                        up += (dy > 0) as i32;
+                        down += (dy < 0) as i32;
+                        all += 1;
+                        if g.file(to) == g.file(sq) {
+                            along += 1;
+                            rides |= dy.abs() >= 2;
+                        }
+                    }
+                    pos.place(&preset.zobrist, sq, cell::EMPTY);
+                }
+                forward[side.index()] = if up > 0 && down == 0 {
+                    1
+                } else if down > 0 && up == 0 {
+                    -1
+                } else {
+                    0
+                };
+                if !kind.royal && rides && all > 0 {
+                    file_rider[code as usize] = OPEN_FILE * 2 * along / all;
+                }
+                for &sq in &g.squares {
+                    bonus[side.index()][sq.idx()] = promotion_bonus(preset, values, k, side, sq);
+                }
+            }
+            let promotes = bonus.iter().any(|b| b.iter().any(|&v| v > 0));
+            if !kind.royal && promotes && forward[0] != 0 && forward[1] != 0 {
+                pawns.push(PawnKind {
+                    codes: [cell::piece(k, Side::White), cell::piece(k, Side::Black)],
+                    forward,
+                    bonus,
+                    value: values[cell::piece(k, Side::White) as usize],
+                });
+                // A pawn-like piece is no file rider (a double step is not a ride).
+                for side in Side::BOTH {
+                    file_rider[cell::piece(k, side) as usize] = 0;
+                }
+            }
+        }
+        if pawns.is_empty() {
+            return None;
+        }
+        Some(Structure { pawns, file_rider })
+    }
+
+    /// The structure terms, White minus Black; `late` of `full` is how far the officers have
+    /// gone (0: all on the board).
+    pub fn score(&self, preset: &Preset, pos: &Position, late: i32, full: i32) -> i32 {
+        let g = &preset.geo;
+        let files = g.files;
+        let full = full.max(1);
+        let late = late.clamp(0, full);
+        let mut s = 0;
+        // All pawn-like pieces per side and file, for the open files.
+        let mut any = [[0i32; MAX_FILES]; 2];
+        for pk in &self.pawns {
+            let mut fc = [[NONE; MAX_FILES]; 2];
+            for side in Side::BOTH {
+                let code = pk.codes[side.index()];
+                if pos.counts[code as usize] == 0 {
+                    continue;
+                }
+                for at in pos.occupied_by(side) {
+                    if cell::code(pos.cells[at.idx()]) != code {
+                        continue;
+                    }
+                    let (f, r) = (g.file(at), g.rank(at) as i32);
+                    let c = &mut fc[side.index()][f];
+                    c.n += 1;
+                    c.lo = c.lo.min(r);
+                    c.hi = c.hi.max(r);
+                    any[side.index()][f] += 1;
+                }
+            }
+            for (side, sign) in [(Side::White, 1), (Side::Black, -1)] {
+                let (us, them) = (side.index(), side.other().index());
+                let code = pk.codes[us];
+                if pos.counts[code as usize] == 0 {
+                    continue;
+                }
+                let fwd = pk.forward[us];
+                for f in 0..files {
+                    let c = fc[us][f];
+                    if c.n == 0 {
+                        continue;
+                    }
+                    let near = |d: i32| {
+                        let x = f as i32 + d;
+                        if x < 0 || x >= files as i32 { NONE } else { fc[us][x as usize] }
+                    };
+                    s -= sign * (c.n - 1) * pk.value * DOUBLED / 100;
+                    if near(-1).n == 0 && near(1).n == 0 {
+                        s -= sign * c.n * pk.value * ISOLATED / 100;
+                    }
+                }
+                for at in pos.occupied_by(side) {
+                    if cell::code(pos.cells[at.idx()]) != code {
+                        continue;
+                    }
+                    let (f, r) = (g.file(at) as i32, g.rank(at) as i32);
+                    let lo = (f - 1).max(0) as usize;
+                    let hi = ((f + 1) as usize).min(files - 1);
+                    // Passed: no enemy piece of its kind ahead of it on its file or the next ones.
+                    let stopped =
+                        fc[them][lo..=hi].iter().any(|e| e.n > 0 && if fwd > 0 { e.hi > r } else { e.lo < r });
+                    if !stopped {
+                        let b = pk.bonus[us][at.idx()];
+                        s += sign * b * (PASSED_EARLY * (full - late) + PASSED_LATE * late) / (100 * full);
+                    }
+                }
+            }
+        }
+        for (side, sign) in [(Side::White, 1), (Side::Black, -1)] {
+            let (us, them) = (side.index(), side.other().index());
+            for at in pos.occupied_by(side) {
+                let b = self.file_rider[cell::code(pos.cells[at.idx()]) as usize];
+                if b == 0 {
+                    continue;
+                }
+                let f = g.file(at);
+                if any[us][f] == 0 {
+                    s += sign * if any[them][f] == 0 { b } else { b / 2 };
+                }
+            }
+        }
+        s
+    }
+}
+
+/// What a promotable piece on `sq` gains, by its distance to the zone: see the evaluation's `Tables`.
+pub(super) fn promotion_bonus(preset: &Preset, values: &[i32; 128], k: usize, side: Side, sq: Sq) -> i32 {
+    let Some(Some(pr)) = preset.promotions.get(k) else {
+        return 0;
+    };
+    let own = values[cell::piece(k, side) as usize];
+    let best = pr.choices.iter().map(|&c| values[cell::piece(c, side) as usize]).max().unwrap_or(own);
+    let gain = best - own;
+    if gain <= 0 {
+        return 0;
+    }
+    let g = &preset.geo;
+    let zone = &pr.zone[side];
+    let dist = |a: Sq| {
+        g.squares
+            .iter()
+            .filter(|&&z| zone.get(z.idx()).copied().unwrap_or(false))
+            .map(|&z| (g.file(a) as i32 - g.file(z) as i32).abs().max((g.rank(a) as i32 - g.rank(z) as i32).abs()))
+            .min()
+    };
+    let Some(d) = dist(sq) else {
+        return 0;
+    };
+    let far = (g.files.max(g.ranks) as i32 - 1).max(1);
+    let near = (far - d).max(0);
+    gain * near * near / (far * far * PROMOTION_SHARE)
+}
