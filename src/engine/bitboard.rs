@@ -520,6 +520,12 @@ fn assign_slides(t: &mut BitTables) {
 }
 
 impl BitTables {
+    /// The board's squares: one bit each.
+    #[inline]
+    pub fn board(&self) -> Bits {
+        if self.squares >= 64 { !0 } else { (1u64 << self.squares) - 1 }
+    }
+
     /// The ride tables ([`super::slides`]), built on first use; `None` without PEXT or groups.
     #[inline]
     pub fn slides(&self) -> Option<&slides::Table> {

@@ -133,7 +133,7 @@ impl Position {
         let kb = t.bit_of[royal.idx()] as usize & 63;
         let (own, enemy) = (self.side_bits[us], self.side_bits[them]);
         let occ = own | enemy;
-        let board = if t.squares == 64 { !0 } else { (1u64 << t.squares) - 1 };
+        let board = t.board();
         let empty = board & !occ;
         // The royal piece's destinations and castling's squares are asked one by one (with the
         // royal piece lifted: a rider's line goes on past it) rather than the enemy's whole attack
@@ -329,7 +329,7 @@ impl Position {
         let us = self.side;
         let (own, enemy) = (self.side_bits[us], self.side_bits[us.other()]);
         let occ = own | enemy;
-        let board = if t.squares == 64 { !0 } else { (1u64 << t.squares) - 1 };
+        let board = t.board();
         let empty = board & !occ;
         let mut royals: Bits = 0;
         for kind in 0..preset.kinds.len() {
@@ -394,7 +394,7 @@ impl Position {
         let kb = t.bit_of[k.idx()] as usize & 63;
         let (own, enemy) = (self.side_bits[us], self.side_bits[us.other()]);
         let occ = own | enemy;
-        let board = if t.squares == 64 { !0 } else { (1u64 << t.squares) - 1 };
+        let board = t.board();
         let empty = board & !occ;
         let tb = t.slides();
         // En passant is looked for in the moves list: the kinds that may take so are listed.
@@ -464,9 +464,7 @@ impl Position {
                         continue;
                     }
                     sample.get_or_insert(m);
-                    let guarded = m.from == k || (guard >> (t.bit_of[m.from.idx()] & 63)) & 1 != 0;
-                    let guarded = guarded || (guard >> (t.bit_of[m.to.idx()] & 63)) & 1 != 0;
-                    n += u64::from(!guarded || self.safe_by_cells(preset, Move { gate: 0, ..m }, k));
+                    n += u64::from(self.safe_off_guard(preset, m, k, guard, &t.bit_of));
                 }
                 out.truncate(kept);
             }
@@ -525,7 +523,7 @@ impl Position {
         let royal = self.royal_square(us)?;
         let kb = t.bit_of[royal.idx()] as usize & 63;
         let occ = self.side_bits[us] | self.side_bits[them];
-        let board = if t.squares == 64 { !0 } else { (1u64 << t.squares) - 1 };
+        let board = t.board();
         let empty = board & !occ;
         let target = 1u64 << kb;
         let safe = if self.hit_by(t, them, target, occ, 0) { self.blocks(t, them, kb, occ) } else { !0 };

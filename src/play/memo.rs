@@ -275,8 +275,8 @@ impl<'a> Memos<'a> {
     }
 
     /// Part `i`'s `from` for `mover` with these globals, if a run like it is kept.
-    #[inline]
     /// With the steps the run took (to be charged: see [`Reads::steps`]).
+    #[inline]
     pub fn from(&self, i: usize, mover: Side, g: &Globals) -> Option<(&Arc<Vec<Value>>, u64)> {
         let r = self.0.as_ref()?.from(i, mover, g)?;
         Some((&r.list, r.steps))

@@ -12,6 +12,7 @@ use crate::preset::Preset;
 use crate::script::builtins::move_part;
 use crate::script::hooks::{self, Call};
 use crate::script::ir::{Body, FromSet, MAX_PARTS, PartSpec};
+use crate::script::reads::global_bit;
 use crate::script::{PartVal, ScriptError, Value};
 use crate::syntax::script::PartKind;
 use std::sync::Arc;
@@ -1428,13 +1429,6 @@ fn from_known(preset: &Preset, memos: &Memos, j: usize, mover: Side, g: &Globals
         return Some((empty, global_bit(gi), from_steps(body)));
     }
     memos.from_read(j, mover, g).map(|(list, read, steps)| (list.is_empty(), read, steps))
-}
-
-/// Global `g`'s bit in a set of globals (all bits past the 64th, as [`Few::mask`] has them).
-///
-/// [`Few::mask`]: crate::script::reads::Few::mask
-fn global_bit(g: u16) -> u64 {
-    1u64.checked_shl(u32::from(g)).unwrap_or(u64::MAX)
 }
 
 /// The steps a `from` of one `return` statement takes when it runs: that statement's.

@@ -149,7 +149,7 @@ fn no_locals(c: &Code) -> bool {
 fn writes(ops: &[Op]) -> u64 {
     ops.iter().fold(0, |w, op| {
         w | match &op.st {
-            St::SetGlobal(i, _) => 1u64.checked_shl(u32::from(*i)).unwrap_or(u64::MAX),
+            St::SetGlobal(i, _) => super::reads::global_bit(*i),
             St::If(branches, otherwise) => branches.iter().fold(writes(otherwise), |w, (_, b)| w | writes(b)),
             St::For(_, _, b) | St::While(_, b) | St::ForThisTurn(_, _, b) => writes(b),
             _ => 0,

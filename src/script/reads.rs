@@ -40,8 +40,14 @@ impl Few {
 
     /// The globals held, a bit each (all bits for one past the 64th).
     pub fn mask(&self) -> u64 {
-        self.items().iter().fold(0, |m, (i, _)| m | 1u64.checked_shl(*i as u32).unwrap_or(u64::MAX))
+        self.items().iter().fold(0, |m, (i, _)| m | global_bit(*i))
     }
+}
+
+/// Global `i`'s bit in a set of globals: all bits for one past the 64th (which a set of 64 bits
+/// cannot tell apart).
+pub fn global_bit(i: u16) -> u64 {
+    1u64.checked_shl(u32::from(i)).unwrap_or(u64::MAX)
 }
 
 /// A run's reads and writes. `outside` is set by whatever makes the run depend on more than the
