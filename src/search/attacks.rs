@@ -23,6 +23,22 @@ pub struct Counts {
     pub could_capture: bool,
 }
 
+/// A lone piece `code` on each square of an otherwise empty board, its side to move: `visit`
+/// gets the position, the square and the piece's pseudo-legal moves there. What the evaluation's
+/// and the values' tables derive from a kind's movement alone starts here.
+pub fn alone_on_each_square(preset: &Preset, code: u8, mut visit: impl FnMut(&Position, Sq, &[Move])) {
+    let mut pos = Position::empty(preset);
+    pos.side = cell::side(code);
+    let mut buf = Vec::new();
+    for &sq in &preset.geo.squares {
+        pos.place(&preset.zobrist, sq, code);
+        buf.clear();
+        pos.pseudo_moves(preset, &mut buf);
+        visit(&pos, sq, &buf);
+        pos.place(&preset.zobrist, sq, cell::EMPTY);
+    }
+}
+
 /// The counts from the move lists: [`Position::pseudo_moves`] for each side.
 pub fn listed(preset: &Preset, pos: &mut Position, buf: &mut Vec<Move>) -> Counts {
     let us = pos.side;
@@ -112,8 +128,7 @@ impl AttackSets {
                 }
             }
         }
-        let n = g.squares.len();
-        let board = if n >= 64 { !0 } else { (1u64 << n) - 1 };
+        let board = t.board();
         let friendly = t.kinds.0.iter().flatten().flatten().any(|k| k.friendly);
         let reach = Side::BOTH.map(|side| {
             let kinds = &t.kinds[side];

@@ -60,20 +60,11 @@ impl Tables {
             near: vec![Vec::new(); cells],
             full_phase: 1,
         };
-        let mut pos = Position::empty(preset);
-        let mut buf = Vec::new();
         for (k, kind) in preset.kinds.iter().enumerate() {
             for side in Side::BOTH {
                 let code = cell::piece(k, side);
                 let mut mob = Vec::with_capacity(g.squares.len());
-                pos.side = side;
-                for &sq in &g.squares {
-                    pos.place(&preset.zobrist, sq, code);
-                    buf.clear();
-                    pos.pseudo_moves(preset, &mut buf);
-                    mob.push(buf.len() as i32);
-                    pos.place(&preset.zobrist, sq, cell::EMPTY);
-                }
+                attacks::alone_on_each_square(preset, code, |_, _, moves| mob.push(moves.len() as i32));
                 let n = mob.len().max(1) as i32;
                 let mean = mob.iter().sum::<i32>() * 8 / n;
                 let base = code as usize * cells;

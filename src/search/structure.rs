@@ -2,6 +2,7 @@
 //! pieces (promotable kinds that only ever move one way along the ranks): passed ones, doubled and
 //! isolated ones, and open lines for the pieces that ride along files.
 
+use super::attacks::alone_on_each_square;
 use crate::engine::board::{Sq, cell};
 use crate::engine::{Position, Side};
 use crate::preset::Preset;
@@ -58,8 +59,6 @@ impl Structure {
         if g.files > MAX_FILES {
             return None;
         }
-        let mut pos = Position::empty(preset);
-        let mut buf = Vec::new();
         // Per kind and side, from its moves and attacks on an empty board: the steps up and down
         // the ranks, the moves along its file and in all, and whether one along the file goes two
         // squares or more (a ride).
@@ -70,13 +69,9 @@ impl Structure {
             let mut bonus = [vec![0; g.cells], vec![0; g.cells]];
             for side in Side::BOTH {
                 let code = cell::piece(k, side);
-                pos.side = side;
                 let (mut up, mut down, mut along, mut all, mut rides) = (0, 0, 0, 0, false);
-                for &sq in &g.squares {
-                    pos.place(&preset.zobrist, sq, code);
-                    buf.clear();
-                    pos.pseudo_moves(preset, &mut buf);
-                    let targets = buf.iter().map(|m| m.to).chain(pos.attacks_from(preset, sq));
+                alone_on_each_square(preset, code, |pos, sq, moves| {
+                    let targets = moves.iter().map(|m| m.to).chain(pos.attacks_from(preset, sq));
                     for to in targets.filter(|&to| to != sq) {
                         let dy = g.rank(to) as i32 - g.rank(sq) as i32;
                         up += (dy > 0) as i32;
@@ -87,8 +82,7 @@ impl Structure {
                             rides |= dy.abs() >= 2;
                         }
                     }
-                    pos.place(&preset.zobrist, sq, cell::EMPTY);
-                }
+                });
                 forward[side.index()] = if up > 0 && down == 0 {
                     1
                 } else if down > 0 && up == 0 {

@@ -45,6 +45,7 @@
 //! `herald values` prints: its table can be saved and read back. The search then values pieces
 //! by it instead of the preset's declared values.
 
+use super::attacks::alone_on_each_square;
 use super::selfplay::{Options, play_game};
 use super::{Limits, Searcher};
 use crate::engine::board::cell;
@@ -234,8 +235,6 @@ const CONFINED_EXPONENT: f64 = 0.25;
 /// bishop's part is its colour (1/2); a piece that reaches everywhere has 1.
 fn board_share(preset: &Preset) -> Vec<f64> {
     let g = &preset.geo;
-    let mut pos = Position::empty(preset);
-    let mut buf = Vec::new();
     (0..preset.kinds.len())
         .map(|k| {
             let code = cell::piece(k, Side::White);
@@ -247,18 +246,12 @@ fn board_share(preset: &Preset) -> Vec<f64> {
                 }
                 i
             }
-            pos.side = Side::White;
-            for &sq in &g.squares {
-                pos.place(&preset.zobrist, sq, code);
-                buf.clear();
-                pos.pseudo_moves(preset, &mut buf);
-                let targets: Vec<_> = buf.iter().map(|m| m.to).chain(pos.attacks_from(preset, sq)).collect();
-                for to in targets {
+            alone_on_each_square(preset, code, |pos, sq, moves| {
+                for to in moves.iter().map(|m| m.to).chain(pos.attacks_from(preset, sq)) {
                     let (a, b) = (root(&mut part, sq.idx()), root(&mut part, to.idx()));
                     part[a] = b;
                 }
-                pos.place(&preset.zobrist, sq, cell::EMPTY);
-            }
+            });
             let mut size = vec![0usize; g.cells];
             for &sq in &g.squares {
                 size[root(&mut part, sq.idx())] += 1;
