@@ -37,6 +37,18 @@ pub struct Special {
     pub path: Bits,
 }
 
+/// One square of a shaped path ([`super::movement::Ray`]: crooked, circular, multi-leg moves) as
+/// bits: the square `to`, reached when the squares `path` before it are empty, doing what `flags`
+/// say there. Where `path` is blocked so are the path's later squares: `next` is the index of the
+/// next path's first square.
+#[derive(Clone, Copy, Debug)]
+pub struct PathStep {
+    pub to: u8,
+    pub flags: u8,
+    pub next: u16,
+    pub path: Bits,
+}
+
 /// A leap or special of a kind as a shift of the set of its pieces: from the squares `from` to the
 /// square `delta` bits on, doing what `flags` say (move, capture); the squares `path` bits on from
 /// the mover must be empty, and an `initial` one is for a piece that has not moved yet. Counting
@@ -91,6 +103,10 @@ pub struct KindBits {
     /// move of it from the same square makes to the same square (`shifted`).
     pub shifts: Vec<Shift>,
     pub shifted: bool,
+    /// Its shaped paths, for a kind in [`BitTables::moving`] only:
+    /// `paths[path_at[sq]..path_at[sq + 1]]`.
+    pub path_at: [u16; 65],
+    pub paths: Vec<PathStep>,
 }
 
 /// The bitboard tables of a preset: `None` kinds move in ways these tables do not describe.
@@ -104,6 +120,12 @@ pub struct BitTables {
     pub dirs: Box<[Dir; 64]>,
     pub n_dirs: usize,
     pub kinds: BySide<Vec<Option<KindBits>>>,
+    /// The kinds that `kinds` leaves out for their shaped paths alone (see [`PathStep`]), when
+    /// those paths and their other moves are plain: their moves, not their attacks (a path's
+    /// attack on a royal piece is no pin or check these tables know), for counting a mover's
+    /// quiet moves where the royal piece's safety is judged otherwise ([`crate::engine::bulk`]'s
+    /// `split_moves`).
+    pub moving: BySide<Vec<Option<KindBits>>>,
     /// Direction indices of the rides each side's eligible kinds capture along (bit per direction).
     pub ride_dirs: BySide<u64>,
     /// Whether some eligible kind of the side has [`KindBits::lame_caps`].
@@ -163,6 +185,24 @@ impl BitTables {
     pub fn specials<'a>(&self, k: &'a KindBits, b: usize) -> &'a [Special] {
         let (from, to) = (k.special_at[b & 63] as usize, k.special_at[(b & 63) + 1] as usize);
         k.specials.get(from..to).unwrap_or_default()
+    }
+
+    /// The squares the piece of `k` on bit `b` may move to along its shaped paths ([`PathStep`]),
+    /// with `own` and `enemy` the two sides' pieces and `empty` the empty squares.
+    #[inline]
+    pub fn path_targets(&self, k: &KindBits, b: usize, own: Bits, enemy: Bits, empty: Bits) -> Bits {
+        let occ = own | enemy;
+        let (mut i, end) = (k.path_at[b & 63] as usize, k.path_at[(b & 63) + 1] as usize);
+        let mut to = 0;
+        while let Some(p) = k.paths.get(i).filter(|_| i < end) {
+            if p.path & occ != 0 {
+                i = p.next as usize;
+                continue;
+            }
+            to |= reachable(p.flags, 1 << (p.to & 63), own, empty, enemy);
+            i += 1;
+        }
+        to
     }
 
     /// The squares the piece of `k` on bit `b` may move to by its leaps, rides and specials, with
@@ -276,6 +316,7 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
         dirs: Box::new([Dir { ray: [0; 64], up: false, back: 0 }; 64]),
         n_dirs: 0,
         kinds: BySide::new(Vec::new(), Vec::new()),
+        moving: BySide::new(Vec::new(), Vec::new()),
         ride_dirs: BySide::new(0, 0),
         lame_caps: BySide::new(false, false),
         unfit: Vec::new(),
@@ -317,8 +358,22 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
             let shaped = (mv.ray_pieces >> code) & 1 != 0;
             let restricted = mv.hop_limits.get(kind).is_some_and(|&(o, t)| o | t != 0);
             let passes = (mv.pass_kinds >> kind) & 1 != 0;
-            if shaped || restricted || passes || (mv.attack_only >> code) & 1 != 0 || !steps.iter().all(plain) {
+            // A shaped kind is described for its moves alone when its paths take no own piece and
+            // its steps mark no move (en passant) that a path's move to the same square would not.
+            let moving = shaped
+                && mv.rays[side][kind]
+                    .iter()
+                    .flatten()
+                    .all(|r| r.flags & flag::FRIENDLY == 0 && r.squares.iter().all(|s| bit_of[s.idx()] != 255))
+                && steps.iter().all(|s| s.flags & (flag::EP | flag::CREATES_EP) == 0);
+            if (shaped && !moving)
+                || restricted
+                || passes
+                || (mv.attack_only >> code) & 1 != 0
+                || !steps.iter().all(plain)
+            {
                 t.kinds[side].push(None);
+                t.moving[side].push(None);
                 continue;
             }
             let mut k = KindBits {
@@ -343,6 +398,8 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
                 slide: Default::default(),
                 shifts: Vec::new(),
                 shifted: false,
+                path_at: [0; 65],
+                paths: Vec::new(),
             };
             let mut specials: Vec<Vec<Special>> = vec![Vec::new(); n];
             let mut ok = true;
@@ -354,7 +411,7 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
                         Some(d) => {
                             k.rides.push((d, moves));
                             k.rides_any &= moves == flag::MOVE | flag::CAPTURE;
-                            if moves & flag::CAPTURE != 0 {
+                            if moves & flag::CAPTURE != 0 && !moving {
                                 k.cap_dirs |= 1 << d;
                                 t.ride_dirs[side] |= 1 << d;
                             }
@@ -414,6 +471,7 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
             }
             if !ok {
                 t.kinds[side].push(None);
+                t.moving[side].push(None);
                 continue;
             }
             for (i, list) in specials.into_iter().enumerate() {
@@ -434,12 +492,42 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
                 k.shifts = shifts;
                 k.shifted = true;
             }
+            if moving {
+                let bit = |s: Sq| 1u64 << (bit_of[s.idx()] & 63);
+                for (b, &sq) in geo.squares.iter().enumerate() {
+                    k.path_at[b] = k.paths.len() as u16;
+                    for r in &mv.rays[side][kind][sq.idx()] {
+                        let (start, mut path) = (k.paths.len(), 0);
+                        for (i, &s) in r.squares.iter().enumerate() {
+                            if i >= r.first_dest as usize {
+                                let flags = r.flags & (flag::MOVE | flag::CAPTURE);
+                                k.paths.push(PathStep { to: bit_of[s.idx()], flags, next: 0, path });
+                            }
+                            path |= bit(s);
+                        }
+                        let next = k.paths.len();
+                        k.paths[start..].iter_mut().for_each(|p| p.next = next as u16);
+                    }
+                }
+                for i in n..65 {
+                    k.path_at[i] = k.paths.len() as u16;
+                }
+                if k.paths.len() > u16::MAX as usize {
+                    t.kinds[side].push(None);
+                    t.moving[side].push(None);
+                    continue;
+                }
+                t.kinds[side].push(None);
+                t.moving[side].push(Some(k));
+                continue;
+            }
             k.lame_caps = k.specials.iter().any(|sp| sp.flags & flag::CAPTURE != 0 && sp.path != 0);
             k.special_caps = k.specials.iter().any(|sp| sp.flags & flag::CAPTURE != 0);
             k.has_specials = !k.specials.is_empty();
             t.lame_caps[side] |= k.lame_caps;
             any_kind = true;
             t.kinds[side].push(Some(k));
+            t.moving[side].push(None);
         }
     }
     assign_slides(&mut t);
@@ -513,7 +601,7 @@ fn assign_slides(t: &mut BitTables) {
         let ray = |d: usize, b: usize| t.ray_up(d, b);
         slides::plan(t.n_dirs, &any, |g| (0..t.squares).map(|b| 1usize << slides::mask(g, b, &ray).count_ones()).sum())
     };
-    for k in t.kinds.0.iter_mut().flatten().flatten() {
+    for k in t.kinds.0.iter_mut().chain(t.moving.0.iter_mut()).flatten().flatten() {
         k.slide = lines.slide(dirs(k), k.rides_any);
     }
     t.lines = lines;

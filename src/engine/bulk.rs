@@ -73,6 +73,15 @@ pub fn tables(preset: &Preset) -> Option<BitTables> {
         }
     }
     t.unfit.extend(from_hand);
+    // A kind described for its moves alone that promotes is listed (its promotions are not in
+    // its tables).
+    for side in Side::BOTH {
+        for (kind, slot) in t.moving[side].iter_mut().enumerate() {
+            if preset.promotions[kind].is_some() {
+                *slot = None;
+            }
+        }
+    }
     Some(t)
 }
 
@@ -403,8 +412,9 @@ impl Position {
         for kind in 0..preset.kinds.len() {
             let code = cell::piece(kind, us);
             let mut at = self.code_bits[code as usize & 127];
-            let fit = match t.kinds[us].get(kind) {
-                Some(Some(k)) if !(ep && (preset.movement.ep_capturers >> code) & 1 != 0) => Some(k),
+            let described = t.kinds[us].get(kind).and_then(Option::as_ref);
+            let fit = match described.or_else(|| t.moving[us].get(kind).and_then(Option::as_ref)) {
+                Some(k) if !(ep && (preset.movement.ep_capturers >> code) & 1 != 0) => Some(k),
                 _ => None,
             };
             while at != 0 {
@@ -412,7 +422,10 @@ impl Position {
                 at &= at - 1;
                 let from = t.square_of[b];
                 if let Some(kbits) = fit {
-                    let to = t.targets_in(tb, kbits, b, || self.unmoved_at(t, b), own, enemy, empty, 1 << kb);
+                    let mut to = t.targets_in(tb, kbits, b, || self.unmoved_at(t, b), own, enemy, empty, 1 << kb);
+                    if !kbits.paths.is_empty() {
+                        to |= t.path_targets(kbits, b, own, enemy, empty);
+                    }
                     // A piece that may promote here is listed (its promotions are moves of their own).
                     if BitTables::promotions(kbits, b, to, enemy) == 0 {
                         let quiet = to & empty;
