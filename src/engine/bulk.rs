@@ -399,7 +399,7 @@ impl Position {
         }
         let us = self.side;
         let k = self.royal_square(us)?;
-        let guard = self.guard_bits(preset, k, us)?;
+        let (guard, screens) = self.guard_bits(preset, k, us)?;
         let kb = t.bit_of[k.idx()] as usize & 63;
         let (own, enemy) = (self.side_bits[us], self.side_bits[us.other()]);
         let occ = own | enemy;
@@ -452,8 +452,9 @@ impl Position {
                             }
                         }
                         if quiet != 0 {
-                            // Off the guarded squares (and not the royal piece) a move keeps it safe.
-                            let tried = if b == kb || (guard >> b) & 1 != 0 { quiet } else { quiet & guard };
+                            // Off the guarded squares (and not the royal piece) a move keeps it safe;
+                            // a quiet move fills its square, which exposes nothing but a screen.
+                            let tried = if b == kb || (guard >> b) & 1 != 0 { quiet } else { quiet & screens };
                             n += u64::from((quiet & !tried).count_ones());
                             let mut left = tried;
                             while left != 0 {

@@ -136,7 +136,7 @@ impl Position {
         // or empties or fills a square where that could expose the royal piece (`Guard`).
         let mut g = Guard { bits: [0; GUARD_WORDS] };
         if let Some(k) = royal
-            && self.guard(preset, k, us, &mut g)
+            && self.guard(preset, k, us, &mut g, None)
         {
             let mut i = 0;
             while i < out.len() {
@@ -194,7 +194,9 @@ impl Position {
     ///
     /// Fills `g` and returns true, or returns false when the royal piece is attacked now (the
     /// same ride walk finds the attackers and the pinned pieces).
-    fn guard(&self, preset: &Preset, k: Sq, us: Side, g: &mut Guard) -> bool {
+    /// `screens`, when given, gets the squares of those that a move could expose it by filling
+    /// (a hopper's lines): filling any other square only blocks.
+    fn guard(&self, preset: &Preset, k: Sq, us: Side, g: &mut Guard, mut screens: Option<&mut Guard>) -> bool {
         let them = us.other();
         let t = &preset.movement.attacks[them];
         if preset.geo.cells > GUARD_WORDS * 64 {
@@ -287,35 +289,47 @@ impl Position {
                 let upto = if l.hop == Hop::No { found[0] } else { found[1] };
                 let end = if upto == usize::MAX { l.squares.len() } else { upto + 1 };
                 l.squares[..end].iter().for_each(|&s| g.add(s));
+                if l.hop != Hop::No
+                    && let Some(screens) = screens.as_deref_mut()
+                {
+                    l.squares[..end].iter().for_each(|&s| screens.add(s));
+                }
             }
         }
         true
     }
 
     /// [`Self::guard`] as bits of the preset's [`AttackBits`] (the squares of the board in order):
-    /// the squares where a move could expose the royal piece on `k`; `None` when it is attacked
+    /// the squares where a move could expose the royal piece on `k` by emptying or filling them,
+    /// and those of them where it could by filling them (`screens`); `None` when it is attacked
     /// now, or there are no such bits.
-    pub(crate) fn guard_bits(&self, preset: &Preset, k: Sq, us: Side) -> Option<u64> {
+    pub(crate) fn guard_bits(&self, preset: &Preset, k: Sq, us: Side) -> Option<(u64, u64)> {
         let ab = preset.attack_bits.as_ref()?;
         let mut g = Guard { bits: [0; GUARD_WORDS] };
-        if !self.guard(preset, k, us, &mut g) {
+        let mut screens = Guard { bits: [0; GUARD_WORDS] };
+        if !self.guard(preset, k, us, &mut g, Some(&mut screens)) {
             return None;
         }
-        let mut bits = 0u64;
-        for (w, &word) in g.bits.iter().enumerate() {
-            let mut left = word;
-            while left != 0 {
-                let cell = w * 64 + left.trailing_zeros() as usize;
-                left &= left - 1;
-                // Off the board (no square) a move can neither start nor end.
-                if let Some(&b) = ab.bit_of.get(cell)
-                    && b != 255
-                {
-                    bits |= 1 << (b & 63);
+        // Only the words that hold the board's cells can have bits.
+        let words = preset.geo.cells.div_ceil(64).min(GUARD_WORDS);
+        let as_bits = |g: &Guard| {
+            let mut bits = 0u64;
+            for (w, &word) in g.bits[..words].iter().enumerate() {
+                let mut left = word;
+                while left != 0 {
+                    let cell = w * 64 + left.trailing_zeros() as usize;
+                    left &= left - 1;
+                    // Off the board (no square) a move can neither start nor end.
+                    if let Some(&b) = ab.bit_of.get(cell)
+                        && b != 255
+                    {
+                        bits |= 1 << (b & 63);
+                    }
                 }
             }
-        }
-        Some(bits)
+            bits
+        };
+        Some((as_bits(&g), as_bits(&screens)))
     }
 
     /// Whether a move of the mover (not in check, its royal piece on `k`) keeps that piece safe,
