@@ -373,8 +373,9 @@ impl Position {
     /// The pieces the bitboards describe count their quiet moves with a popcount, outside the
     /// squares where a move could expose the royal piece ([`Position::guard_bits`]; those are
     /// tried); the others are listed, their quiet moves judged as the legal moves are.
-    /// `None` (and the lists as they were) when the legal moves are not simply the safe ones, the
-    /// mover has not exactly one royal piece, or it is attacked.
+    /// When the royal piece is attacked, every move is tried. `None` (and the lists as they were)
+    /// when the legal moves are not simply the safe ones, the mover has not exactly one royal
+    /// piece, or the preset has no [`crate::engine::attackbits::AttackBits`].
     pub fn split_moves(
         &mut self,
         preset: &Preset,
@@ -399,7 +400,12 @@ impl Position {
         }
         let us = self.side;
         let k = self.royal_square(us)?;
-        let (guard, screens) = self.guard_bits(preset, k, us)?;
+        // Attacked now (no guard), every quiet move is tried, as the legal moves' are.
+        let (guard, screens) = match self.guard_bits(preset, k, us) {
+            Some(g) => g,
+            None if preset.attack_bits.is_some() => (!0, !0),
+            None => return None,
+        };
         let kb = t.bit_of[k.idx()] as usize & 63;
         let (own, enemy) = (self.side_bits[us], self.side_bits[us.other()]);
         let occ = own | enemy;
