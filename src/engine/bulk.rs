@@ -382,6 +382,33 @@ impl Position {
         out: &mut Vec<Move>,
         legal: &mut Vec<Move>,
     ) -> Option<(u64, Option<Move>)> {
+        #[cfg(target_arch = "x86_64")]
+        if super::slides::fast_cpu() {
+            // SAFETY: `fast_cpu` found the features this build of the split uses.
+            return unsafe { self.split_moves_fast(preset, out, legal) };
+        }
+        self.split_moves_in(preset, out, legal)
+    }
+
+    /// [`Position::split_moves`] compiled as [`Position::count_moves_fast`] is.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    fn split_moves_fast(
+        &mut self,
+        preset: &Preset,
+        out: &mut Vec<Move>,
+        legal: &mut Vec<Move>,
+    ) -> Option<(u64, Option<Move>)> {
+        self.split_moves_in(preset, out, legal)
+    }
+
+    #[inline(always)]
+    fn split_moves_in(
+        &mut self,
+        preset: &Preset,
+        out: &mut Vec<Move>,
+        legal: &mut Vec<Move>,
+    ) -> Option<(u64, Option<Move>)> {
         let t = preset.bits.as_ref()?;
         if !preset.royal_safety
             || preset.explode.is_some()
