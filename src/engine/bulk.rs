@@ -85,6 +85,10 @@ pub fn tables(preset: &Preset) -> Option<BitTables> {
     Some(t)
 }
 
+/// What [`Position::split_moves`] gives: the legal quiet moves counted, and a quiet move to judge
+/// them by; `None` when the moves are not split.
+pub type Split = Option<(u64, Option<Move>)>;
+
 impl Position {
     /// Whether the piece on bit `b` has not moved yet.
     #[inline]
@@ -376,12 +380,7 @@ impl Position {
     /// When the royal piece is attacked, every move is tried. `None` (and the lists as they were)
     /// when the legal moves are not simply the safe ones, the mover has not exactly one royal
     /// piece, or the preset has no [`crate::engine::attackbits::AttackBits`].
-    pub fn split_moves(
-        &mut self,
-        preset: &Preset,
-        out: &mut Vec<Move>,
-        legal: &mut Vec<Move>,
-    ) -> Option<(u64, Option<Move>)> {
+    pub fn split_moves(&mut self, preset: &Preset, out: &mut Vec<Move>, legal: &mut Vec<Move>) -> Split {
         #[cfg(target_arch = "x86_64")]
         if super::slides::fast_cpu() {
             // SAFETY: `fast_cpu` found the features this build of the split uses.
@@ -393,22 +392,12 @@ impl Position {
     /// [`Position::split_moves`] compiled as [`Position::count_moves_fast`] is.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-    fn split_moves_fast(
-        &mut self,
-        preset: &Preset,
-        out: &mut Vec<Move>,
-        legal: &mut Vec<Move>,
-    ) -> Option<(u64, Option<Move>)> {
+    fn split_moves_fast(&mut self, preset: &Preset, out: &mut Vec<Move>, legal: &mut Vec<Move>) -> Split {
         self.split_moves_in(preset, out, legal)
     }
 
     #[inline(always)]
-    fn split_moves_in(
-        &mut self,
-        preset: &Preset,
-        out: &mut Vec<Move>,
-        legal: &mut Vec<Move>,
-    ) -> Option<(u64, Option<Move>)> {
+    fn split_moves_in(&mut self, preset: &Preset, out: &mut Vec<Move>, legal: &mut Vec<Move>) -> Split {
         let t = preset.bits.as_ref()?;
         if !preset.royal_safety
             || preset.explode.is_some()
