@@ -10,6 +10,7 @@ use super::side::Side;
 use crate::preset::Preset;
 
 /// Pieces that alone stand between a royal piece and an enemy rider; `None` = too many to list.
+#[derive(Clone, Copy)]
 pub(crate) struct Pins {
     squares: [Sq; 16],
     n: usize,

@@ -3,7 +3,7 @@
 
 use super::leafcount;
 use super::memo::{self, Globals, Memos};
-use crate::engine::board::{Sq, cell};
+use crate::engine::board::{PAD, Sq, cell};
 use crate::engine::legal::Pins;
 use crate::engine::position::{Move, Position};
 use crate::engine::side::Side;
@@ -72,6 +72,26 @@ struct Gen<'a> {
     /// number fixed), by the fields of the turn's parts they read: Ruddigore's curse, once for
     /// the moves that capture and once for the others, not after every move.
     guards: [Option<GuardRun>; GUARDS],
+    /// The sole blockers found before the candidates of the part being tried (see [`PinsAt`]).
+    pins_at: Option<Box<PinsAt>>,
+}
+
+/// Words of [`PinsAt::lines`]: a bit for every cell of the largest board, padding included.
+const LINE_WORDS: usize =
+    ((crate::engine::board::MAX_FILES + 2 * PAD) * (crate::engine::board::MAX_RANKS + 2 * PAD)).div_ceil(64);
+
+/// The sole blockers of the mover's royal piece ([`Position::sole_blockers`]) on the board that a
+/// part's candidates are tried from (its undo record then held `at` cell changes), with the cells
+/// they were worked out from: the royal piece's and, on each enemy rider's line to it, the cells up
+/// to the second piece.
+/// After a candidate (and whatever followed it) that set none of those cells, they are the same:
+/// Ruddigore's curse asks for them after every move of a cursed turn, and most moves are off
+/// the royal piece's lines.
+struct PinsAt {
+    at: usize,
+    royal: Option<Sq>,
+    pins: Option<Pins>,
+    lines: [u64; LINE_WORDS],
 }
 
 /// Guard values a listing keeps; a new one replaces the oldest.
@@ -336,6 +356,7 @@ impl<'a> Gen<'a> {
             memos: Memos::default(),
             deferred: false,
             guards: [None; GUARDS],
+            pins_at: None,
         }
     }
 
@@ -539,7 +560,7 @@ impl<'a> Gen<'a> {
         // it safe: the pins are looked for once here, not the check after every removal. Only
         // when a removal is to be judged (Ruddigore's curse offers none on odd moves).
         let safe_removals = cands.iter().any(|c| matches!(c, TurnPart::Remove(_))) && self.known_safe(pos);
-        let blockers = if safe_removals { pos.sole_blockers(self.preset, self.mover) } else { None };
+        let blockers = if safe_removals { self.sole_blockers(pos) } else { None };
         // Likewise building a square keeps a safe board safe unless it opens a rider's line.
         let safe_builds = cands.iter().any(|c| matches!(c, TurnPart::Construct(_))) && self.known_safe(pos);
         let openers = if safe_builds { pos.hole_openers(self.preset, self.mover) } else { None };
@@ -565,16 +586,27 @@ impl<'a> Gen<'a> {
         }
         // The globals that the later parts' `from` read, when all are known to be empty now.
         let tail = if may_be_alone { self.empty_tail(pos, i) } else { None };
+        // A later part listed natively ([`FromSet`]) keeps no run in the memos: [`Gen::alone`]
+        // could never settle a candidate, and would look (Ruddigore's curse after every move).
+        let try_alone = may_be_alone && (i + 1..self.part_count()).all(|j| self.set_of(j).is_none());
         // Once a quiet move is found to be a turn by itself for a reason that holds for every
         // quiet move (its hooks' runs read none of their squares or pieces), the others are too.
         let mut quiet_alone = None;
         // Candidates settled without being played (`alone`), charged to the command's budget with
         // the next one played or at the end: nothing can fail in between.
         let (mut owed, mut owed_steps) = (0, 0);
+        // The sole blockers on this board, for the later parts' removals to reuse after each
+        // candidate that leaves their lines alone (put back when the candidates are done).
+        let outer_pins = if self.leaf && cands.len() > 1 && self.later_removes(i) {
+            let here = self.pins_here(pos);
+            Some(std::mem::replace(&mut self.pins_at, here))
+        } else {
+            None
+        };
         for &c in &cands {
             self.tried += 1;
             let safe = keeps_safe(pos, &c);
-            if may_be_alone
+            if try_alone
                 && self.tried <= MAX_PARTIAL_TURNS
                 && let Some((legal, steps)) =
                     self.alone(pos, i, c, tail, &mut quiet_alone, safe, shielded && unchanged && !safe)
@@ -605,6 +637,9 @@ impl<'a> Gen<'a> {
             }
             pos.undo_to(&m);
             self.safe_at = entry;
+        }
+        if let Some(outer) = outer_pins {
+            self.pins_at = outer;
         }
         self.give_parts(cands);
         self.spare_moves.push(legal_moves);
@@ -710,6 +745,56 @@ impl<'a> Gen<'a> {
         cands.extend(offered.iter().map(|&m| TurnPart::Move(m)));
         self.spare_moves.push(moves);
         Ok(Some((cands, legal)))
+    }
+
+    /// Whether a part after part `i` offers removals (whose safety the sole blockers tell).
+    fn later_removes(&self, i: usize) -> bool {
+        self.preset.royal_safety
+            && self.preset.script.turn.iter().skip(i + 1).any(|s| s.kinds.contains(&PartKind::Remove))
+    }
+
+    /// The sole blockers of the mover's royal piece on this board, with the cells they depend on
+    /// (see [`PinsAt`]); `None` on a board too large for [`PinsAt::lines`].
+    fn pins_here(&self, pos: &Position) -> Option<Box<PinsAt>> {
+        let us = self.mover;
+        if pos.cells.len() > LINE_WORDS * 64 {
+            return None;
+        }
+        let royal = pos.royal_square(us);
+        let mut lines = [0u64; LINE_WORDS];
+        let mut mark = |s: usize| lines[s / 64] |= 1 << (s % 64);
+        if let Some(k) = royal {
+            mark(k.idx());
+            for r in &self.preset.movement.attacks[us.other()].rides {
+                // As far as a walk for sole blockers may look: to the second cell that is not
+                // empty, or the first that holds no piece (the board's edge, a hole).
+                let mut s = k.idx() as i32;
+                let mut met = 0;
+                while met < 2 {
+                    s -= i32::from(r.delta);
+                    let Some(&c) = pos.cells.get(s as usize) else { break };
+                    mark(s as usize);
+                    if c != cell::EMPTY {
+                        met += if cell::is_piece(c) { 1 } else { 2 };
+                    }
+                }
+            }
+        }
+        let pins = pos.sole_blockers(self.preset, us);
+        Some(Box::new(PinsAt { at: pos.cell_changes(), royal, pins, lines }))
+    }
+
+    /// [`Position::sole_blockers`] for the mover, those of [`Gen::pins_at`] when they still hold.
+    fn sole_blockers(&self, pos: &Position) -> Option<Pins> {
+        let us = self.mover;
+        if let Some(p) = &self.pins_at
+            && pos.cell_changes() >= p.at
+            && pos.royal_square(us) == p.royal
+            && pos.cells_changed_since(p.at).all(|s| p.lines[s.idx() / 64] >> (s.idx() % 64) & 1 == 0)
+        {
+            return p.pins;
+        }
+        pos.sole_blockers(self.preset, us)
     }
 
     /// Part `i`'s `from` when the engine lists it natively (see [`FromSet`]).
@@ -830,7 +915,7 @@ impl<'a> Gen<'a> {
         }
         // Emptying a square keeps the safe board safe unless its piece alone blocks an enemy
         // rider: those of the set are tried.
-        let Some(blockers) = pos.sole_blockers(preset, us) else { return Ok(None) };
+        let Some(blockers) = self.sole_blockers(pos) else { return Ok(None) };
         let mut n = held + removals;
         let pinned = blockers.squares();
         for (j, &s) in pinned.iter().enumerate() {
