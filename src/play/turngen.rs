@@ -68,10 +68,6 @@ struct Gen<'a> {
     /// with bitboards alone never runs it. Undoing the board to a mark made while it was still
     /// to run makes it to run again.
     deferred: bool,
-    /// Values of [`FromSet::empty_when`] found in this listing (the mover and the full-move
-    /// number fixed), by the fields of the turn's parts they read: Ruddigore's curse, once for
-    /// the moves that capture and once for the others, not after every move.
-    guards: [Option<GuardRun>; GUARDS],
     /// The sole blockers found before the candidates of the part being tried (see [`PinsAt`]).
     pins_at: Option<Box<PinsAt>>,
 }
@@ -92,20 +88,6 @@ struct PinsAt {
     royal: Option<Sq>,
     pins: Option<Pins>,
     lines: [u64; LINE_WORDS],
-}
-
-/// Guard values a listing keeps; a new one replaces the oldest.
-const GUARDS: usize = 4;
-
-/// A [`FromSet::empty_when`] value: of part `part`, with `n` parts played so far, whose read
-/// fields packed (`memo::packed`) are `key`; with the steps its run took.
-#[derive(Clone, Copy)]
-struct GuardRun {
-    part: usize,
-    n: usize,
-    key: [u128; MAX_PARTS],
-    empty: bool,
-    steps: u64,
 }
 
 /// Call `visit` with the position after each legal turn (and the turn); the position is restored after.
@@ -355,7 +337,6 @@ impl<'a> Gen<'a> {
             from_cache: Default::default(),
             memos: Memos::default(),
             deferred: false,
-            guards: [None; GUARDS],
             pins_at: None,
         }
     }
@@ -409,7 +390,10 @@ impl<'a> Gen<'a> {
             self.memos.hook(body, self.mover, part.as_ref(), at_to, &Globals::of(&pos.state), &pos.cells, &checks)
         {
             for (i, v) in writes.items() {
-                pos.set_state(preset, *i as usize, v.clone());
+                // Most often it holds that value already: not copied (nor dropped) then.
+                if !pos.state[*i as usize].same(v) {
+                    pos.set_state(preset, *i as usize, v.clone());
+                }
             }
             charge_steps(steps, body)?;
             return Ok(None);
@@ -804,7 +788,7 @@ impl<'a> Gen<'a> {
 
     /// Whether a [`FromSet`] offers nothing here: one of its conditions holds (they run as
     /// the function's statements would, after the deferred `on turn_start`).
-    /// Kept for the listing (see [`Gen::guards`]) when it reads only what [`FromSet::turn_fields`]
+    /// Kept in the memos (see [`Memos::guard`]) when it reads only what [`FromSet::turn_fields`]
     /// says, and charged as if it ran whenever it is reused.
     fn set_empty(&mut self, pos: &mut Position, i: usize, set: &'a FromSet) -> R<bool> {
         let Some(body) = &set.empty_when else { return Ok(false) };
@@ -819,10 +803,10 @@ impl<'a> Gen<'a> {
             }
             _ => None,
         };
+        let at = (i, self.mover, pos.fullmove);
         if let Some((n, key)) = keyed
-            && let Some(g) = self.guards.iter().flatten().find(|g| g.part == i && g.n == n && g.key == key)
+            && let Some((empty, steps)) = self.memos.guard(body, at, n, &key)
         {
-            let (empty, steps) = (g.empty, g.steps);
             charge_steps(steps, body)?;
             return Ok(empty);
         }
@@ -832,8 +816,7 @@ impl<'a> Gen<'a> {
         };
         let empty = hooks::value_tracked(self.preset, pos, body, self.mover, self.memos.reads())?.truthy();
         let steps = self.memos.reads().steps;
-        self.guards.rotate_right(1);
-        self.guards[0] = Some(GuardRun { part: i, n, key, empty, steps });
+        self.memos.keep_guard(body, at, n, key, empty, steps);
         Ok(empty)
     }
 
