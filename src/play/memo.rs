@@ -335,7 +335,15 @@ impl Memos<'_> {
     }
 
     /// Keep a guard's value (see [`Memos::guard`]).
-    pub fn keep_guard(&mut self, body: &Body, at: (usize, Side, u32), n: usize, key: [u128; MAX_PARTS], empty: bool, steps: u64) {
+    pub fn keep_guard(
+        &mut self,
+        body: &Body,
+        at: (usize, Side, u32),
+        n: usize,
+        key: [u128; MAX_PARTS],
+        empty: bool,
+        steps: u64,
+    ) {
         let m = self.0.get_or_insert_default();
         m.guards.rotate_right(1);
         m.guards[0] = Some(Guard { body, at, n, key, empty, steps });

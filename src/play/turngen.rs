@@ -3,7 +3,7 @@
 
 use super::leafcount;
 use super::memo::{self, Globals, Memos};
-use crate::engine::board::{PAD, Sq, cell};
+use crate::engine::board::{Sq, cell};
 use crate::engine::legal::Pins;
 use crate::engine::position::{Move, Position};
 use crate::engine::side::Side;
@@ -72,22 +72,25 @@ struct Gen<'a> {
     pins_at: Option<Box<PinsAt>>,
 }
 
-/// Words of [`PinsAt::lines`]: a bit for every cell of the largest board, padding included.
-const LINE_WORDS: usize =
-    ((crate::engine::board::MAX_FILES + 2 * PAD) * (crate::engine::board::MAX_RANKS + 2 * PAD)).div_ceil(64);
+/// Enemy rider lines and cells a [`PinsAt`] follows at most (more: not kept).
+const PIN_LINES: usize = 32;
+const PIN_CELLS: usize = 256;
 
 /// The sole blockers of the mover's royal piece ([`Position::sole_blockers`]) on the board that a
-/// part's candidates are tried from (its undo record then held `at` cell changes), with the cells
-/// they were worked out from: the royal piece's and, on each enemy rider's line to it, the cells up
-/// to the second piece.
-/// After a candidate (and whatever followed it) that set none of those cells, they are the same:
-/// Ruddigore's curse asks for them after every move of a cursed turn, and most moves are off
-/// the royal piece's lines.
+/// part's candidates are tried from (its undo record then held `at` cell changes), line by line,
+/// with the cells each line's was worked out from: the royal piece's and those on the line up to
+/// its second piece. After a candidate (and whatever followed it), only the lines through a cell
+/// it set are looked at again: Ruddigore's curse asks for the blockers after every move of a
+/// cursed turn, and a move crosses few of the royal piece's lines.
 struct PinsAt {
     at: usize,
-    royal: Option<Sq>,
+    royal: Sq,
     pins: Option<Pins>,
-    lines: [u64; LINE_WORDS],
+    /// Per line (an index into the enemy's rides), its sole blocker.
+    on_line: [Option<Sq>; PIN_LINES],
+    lines: usize,
+    /// Per cell, the lines it lies on (a bit each; all for the royal piece's).
+    cells: [u32; PIN_CELLS],
 }
 
 /// Call `visit` with the position after each legal turn (and the turn); the position is restored after.
@@ -737,48 +740,63 @@ impl<'a> Gen<'a> {
             && self.preset.script.turn.iter().skip(i + 1).any(|s| s.kinds.contains(&PartKind::Remove))
     }
 
-    /// The sole blockers of the mover's royal piece on this board, with the cells they depend on
-    /// (see [`PinsAt`]); `None` on a board too large for [`PinsAt::lines`].
+    /// The sole blockers of the mover's royal piece on this board, line by line (see [`PinsAt`]);
+    /// `None` when they are not found line by line or there are too many lines or cells.
     fn pins_here(&self, pos: &Position) -> Option<Box<PinsAt>> {
-        let us = self.mover;
-        if pos.cells.len() > LINE_WORDS * 64 {
+        let (preset, us) = (self.preset, self.mover);
+        let rides = &preset.movement.attacks[us.other()].rides;
+        if !Position::blockers_by_line(preset, us) || rides.len() > PIN_LINES || pos.cells.len() > PIN_CELLS {
             return None;
         }
-        let royal = pos.royal_square(us);
-        let mut lines = [0u64; LINE_WORDS];
-        let mut mark = |s: usize| lines[s / 64] |= 1 << (s % 64);
-        if let Some(k) = royal {
-            mark(k.idx());
-            for r in &self.preset.movement.attacks[us.other()].rides {
-                // As far as a walk for sole blockers may look: to the second cell that is not
-                // empty, or the first that holds no piece (the board's edge, a hole).
-                let mut s = k.idx() as i32;
-                let mut met = 0;
-                while met < 2 {
-                    s -= i32::from(r.delta);
-                    let Some(&c) = pos.cells.get(s as usize) else { break };
-                    mark(s as usize);
-                    if c != cell::EMPTY {
-                        met += if cell::is_piece(c) { 1 } else { 2 };
-                    }
+        let royal = pos.royal_square(us)?;
+        let mut p = PinsAt {
+            at: pos.cell_changes(),
+            royal,
+            pins: None,
+            on_line: [None; PIN_LINES],
+            lines: rides.len(),
+            cells: [0; PIN_CELLS],
+        };
+        p.cells[royal.idx()] = u32::MAX;
+        for (j, r) in rides.iter().enumerate() {
+            p.on_line[j] = pos.sole_blocker_on(preset, us, j);
+            // As far as the walk for the line's blocker may look: to the second cell that is
+            // not empty, or the first that holds no piece (the board's edge, a hole).
+            let mut s = royal.idx() as i32;
+            let mut met = 0;
+            while met < 2 {
+                s -= i32::from(r.delta);
+                let Some(&c) = pos.cells.get(s as usize) else { break };
+                p.cells[s as usize] |= 1 << j;
+                if c != cell::EMPTY {
+                    met += if cell::is_piece(c) { 1 } else { 2 };
                 }
             }
         }
-        let pins = pos.sole_blockers(self.preset, us);
-        Some(Box::new(PinsAt { at: pos.cell_changes(), royal, pins, lines }))
+        p.pins = Pins::of(p.on_line[..p.lines].iter().flatten().copied());
+        Some(Box::new(p))
     }
 
-    /// [`Position::sole_blockers`] for the mover, those of [`Gen::pins_at`] when they still hold.
+    /// [`Position::sole_blockers`] for the mover: those of [`Gen::pins_at`], the lines through a
+    /// cell set since looked at again.
     fn sole_blockers(&self, pos: &Position) -> Option<Pins> {
-        let us = self.mover;
+        let (preset, us) = (self.preset, self.mover);
         if let Some(p) = &self.pins_at
             && pos.cell_changes() >= p.at
-            && pos.royal_square(us) == p.royal
-            && pos.cells_changed_since(p.at).all(|s| p.lines[s.idx() / 64] >> (s.idx() % 64) & 1 == 0)
+            && pos.royal_square(us) == Some(p.royal)
         {
-            return p.pins;
+            let crossed =
+                pos.cells_changed_since(p.at).fold(0, |m, s| m | p.cells.get(s.idx()).copied().unwrap_or(u32::MAX));
+            if crossed == 0 {
+                return p.pins;
+            }
+            if crossed != u32::MAX {
+                let line =
+                    |j: usize| if crossed >> j & 1 != 0 { pos.sole_blocker_on(preset, us, j) } else { p.on_line[j] };
+                return Pins::of((0..p.lines).filter_map(line));
+            }
         }
-        pos.sole_blockers(self.preset, us)
+        pos.sole_blockers(preset, us)
     }
 
     /// Part `i`'s `from` when the engine lists it natively (see [`FromSet`]).
