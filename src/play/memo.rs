@@ -733,8 +733,9 @@ pub(crate) fn packed(p: &PartVal) -> u128 {
 /// The bits of [`packed`] that hold the fields of `fields` (a bit per [`Field`]); `None` when
 /// another field (or the whole part) was read.
 pub(crate) fn packed_mask(fields: u32) -> Option<u128> {
-    let places = [
-        (Field::From, 0xFFFFu128),
+    // A constant table, not one built at every call (a guard asks once per candidate).
+    const PLACES: [(Field, u128); 8] = [
+        (Field::From, 0xFFFF),
         (Field::To, 0xFFFF << 16),
         (Field::CapturedOn, 0xFFFF << 32),
         (Field::Piece, 0xFF << 48),
@@ -745,7 +746,7 @@ pub(crate) fn packed_mask(fields: u32) -> Option<u128> {
     ];
     let mut left = fields;
     let mut mask = 0;
-    for (f, bits) in places {
+    for (f, bits) in PLACES {
         if fields & (1 << f as u32) != 0 {
             mask |= bits;
             left &= !(1 << f as u32);
