@@ -746,12 +746,7 @@ impl Position {
             let mut dist = 0u8;
             let mut blocker = None;
             loop {
-                s -= r.delta as i32;
-                dist = dist.saturating_add(1);
-                let c = cells[s as usize];
-                if c == cell::EMPTY {
-                    continue;
-                }
+                let c = next_on_line(cells, r, &mut s, &mut dist);
                 match blocker {
                     None if rides_to(preset, r, c, dist, s as usize) => return None,
                     None if cell::is_side(c, us) => blocker = Some(Sq::new(s as usize)),
@@ -796,12 +791,7 @@ impl Position {
         let mut dist = 0u8;
         let mut blocker = None;
         loop {
-            s -= r.delta as i32;
-            dist = dist.saturating_add(1);
-            let c = self.cells[s as usize];
-            if c == cell::EMPTY {
-                continue;
-            }
+            let c = next_on_line(&self.cells, r, &mut s, &mut dist);
             match blocker {
                 None if cell::is_side(c, us) || (any && cell::is_piece(c)) => blocker = Some(Sq::new(s as usize)),
                 Some(b) if cell::is_side(c, us.other()) && rides_to(preset, r, c, dist, s as usize) => return Some(b),
@@ -823,5 +813,19 @@ impl Position {
     pub(crate) fn blockers_by_line(preset: &Preset, us: Side) -> bool {
         let t = &preset.movement.attacks[us.other()];
         t.special.is_empty() && t.ray_codes.is_empty()
+    }
+}
+
+/// The next cell that is not empty along line `r` (towards its rider) from cell `s`, which it
+/// moves to, `dist` counting the steps; the padding stops every walk.
+#[inline(always)]
+fn next_on_line(cells: &[u8], r: &super::movement::RideAttack, s: &mut i32, dist: &mut u8) -> u8 {
+    loop {
+        *s -= r.delta as i32;
+        *dist = dist.saturating_add(1);
+        let c = cells[*s as usize];
+        if c != cell::EMPTY {
+            return c;
+        }
     }
 }
