@@ -10,12 +10,23 @@ use super::side::Side;
 use crate::preset::Preset;
 
 /// Pieces that alone stand between a royal piece and an enemy rider; `None` = too many to list.
+#[derive(Clone, Copy)]
 pub(crate) struct Pins {
     squares: [Sq; 16],
     n: usize,
 }
 
 impl Pins {
+    /// These squares, in order; `None` when they are too many to list.
+    pub(crate) fn of(squares: impl Iterator<Item = Sq>) -> Option<Pins> {
+        let mut pins = Pins { squares: [Sq::NONE; 16], n: 0 };
+        for s in squares {
+            *pins.squares.get_mut(pins.n)? = s;
+            pins.n += 1;
+        }
+        Some(pins)
+    }
+
     pub(crate) fn contains(&self, sq: Sq) -> bool {
         self.squares[..self.n].contains(&sq)
     }
@@ -749,12 +760,7 @@ impl Position {
             let mut dist = 0u8;
             let mut blocker = None;
             loop {
-                s -= r.delta as i32;
-                dist = dist.saturating_add(1);
-                let c = cells[s as usize];
-                if c == cell::EMPTY {
-                    continue;
-                }
+                let c = next_on_line(cells, r, &mut s, &mut dist);
                 match blocker {
                     None if rides_to(preset, r, c, dist, s as usize) => return None,
                     None if cell::is_side(c, us) => blocker = Some(Sq::new(s as usize)),
@@ -786,32 +792,54 @@ impl Position {
     /// The pieces of `us` (or with `any`, of either side) that alone stand between the royal piece
     /// on `k` and an enemy rider.
     fn blockers(&self, preset: &Preset, k: Sq, us: Side, any: bool) -> Option<Pins> {
-        let mut pins = Pins { squares: [Sq::NONE; 16], n: 0 };
-        for r in &preset.movement.attacks[us.other()].rides {
-            let mut s = k.idx() as i32;
-            let mut dist = 0u8;
-            let mut blocker = None;
-            loop {
-                s -= r.delta as i32;
-                dist = dist.saturating_add(1);
-                let c = self.cells[s as usize];
-                if c == cell::EMPTY {
-                    continue;
-                }
-                match blocker {
-                    None if cell::is_side(c, us) || (any && cell::is_piece(c)) => blocker = Some(Sq::new(s as usize)),
-                    Some(b) if cell::is_side(c, us.other()) && rides_to(preset, r, c, dist, s as usize) => {
-                        if pins.n == pins.squares.len() {
-                            return None;
-                        }
-                        pins.squares[pins.n] = b;
-                        pins.n += 1;
-                        break;
-                    }
-                    _ => break,
-                }
+        Pins::of(
+            preset.movement.attacks[us.other()].rides.iter().filter_map(|r| self.line_blocker(preset, r, k, us, any)),
+        )
+    }
+
+    /// [`Self::blockers`] along one enemy rider line `r` to `k`: the piece that alone stands on it
+    /// between `k` and an enemy piece riding it that far.
+    #[inline]
+    fn line_blocker(&self, preset: &Preset, r: &super::movement::RideAttack, k: Sq, us: Side, any: bool) -> Option<Sq> {
+        let mut s = k.idx() as i32;
+        let mut dist = 0u8;
+        let mut blocker = None;
+        loop {
+            let c = next_on_line(&self.cells, r, &mut s, &mut dist);
+            match blocker {
+                None if cell::is_side(c, us) || (any && cell::is_piece(c)) => blocker = Some(Sq::new(s as usize)),
+                Some(b) if cell::is_side(c, us.other()) && rides_to(preset, r, c, dist, s as usize) => return Some(b),
+                _ => return None,
             }
         }
-        Some(pins)
+    }
+
+    /// [`Self::sole_blockers`] along the enemy's rider line `line` alone (an index into its
+    /// rides), for a caller that knows the other lines unchanged; `None` when the royal piece is
+    /// not alone or the enemy attacks otherwise than along lines ([`Self::blockers_by_line`]).
+    pub(crate) fn sole_blocker_on(&self, preset: &Preset, us: Side, line: usize) -> Option<Sq> {
+        let k = self.royal_square(us)?;
+        let r = preset.movement.attacks[us.other()].rides.get(line)?;
+        self.line_blocker(preset, r, k, us, true)
+    }
+
+    /// Whether [`Self::sole_blockers`] looks along the enemy's rider lines alone, one by one.
+    pub(crate) fn blockers_by_line(preset: &Preset, us: Side) -> bool {
+        let t = &preset.movement.attacks[us.other()];
+        t.special.is_empty() && t.ray_codes.is_empty()
+    }
+}
+
+/// The next cell that is not empty along line `r` (towards its rider) from cell `s`, which it
+/// moves to, `dist` counting the steps; the padding stops every walk.
+#[inline(always)]
+fn next_on_line(cells: &[u8], r: &super::movement::RideAttack, s: &mut i32, dist: &mut u8) -> u8 {
+    loop {
+        *s -= r.delta as i32;
+        *dist = dist.saturating_add(1);
+        let c = cells[*s as usize];
+        if c != cell::EMPTY {
+            return c;
+        }
     }
 }

@@ -566,6 +566,12 @@ impl Position {
         self.changes.len()
     }
 
+    /// The squares set since the undo record held `at` cell changes (some maybe more than once).
+    #[inline]
+    pub fn cells_changed_since(&self, at: usize) -> impl Iterator<Item = Sq> + '_ {
+        self.changes.get(at..).unwrap_or_default().iter().map(|&(sq, _)| sq)
+    }
+
     /// Whether which squares exist (the board's shape) is as it was when the undo record held `at`
     /// cell changes: no change since then made or filled a hole.
     pub fn shape_kept_since(&self, at: usize) -> bool {

@@ -137,6 +137,27 @@ struct Worth {
     kept: u32,
 }
 
+/// Guard values kept; a new one replaces the oldest.
+const GUARDS: usize = 4;
+
+/// A [`FromSet::empty_when`] value (`body`): of part `part` for `mover` at full move `fullmove`,
+/// with `n` parts played so far whose read fields packed ([`packed`]) are `key`; with the steps
+/// its run took. It reads nothing else ([`FromSet::turn_fields`]), so it holds in every listing
+/// of a perft's last ply: Ruddigore's curse, once for the moves that capture and once for the
+/// others.
+///
+/// [`FromSet::empty_when`]: crate::script::ir::FromSet::empty_when
+/// [`FromSet::turn_fields`]: crate::script::ir::FromSet::turn_fields
+#[derive(Clone, Copy)]
+struct Guard {
+    body: *const Body,
+    at: (usize, Side, u32),
+    n: usize,
+    key: [u128; MAX_PARTS],
+    empty: bool,
+    steps: u64,
+}
+
 /// Boxed, and made when first needed: a listing that keeps nothing (one whose hooks all read the
 /// board) moves and drops a pointer, not the memos.
 #[derive(Default)]
@@ -160,6 +181,7 @@ struct Inner<'a> {
     /// The holes of the position last asked about, and their hash.
     holes: Vec<u64>,
     holes_hash: u64,
+    guards: [Option<Guard>; GUARDS],
 }
 
 static NOTHING: Few = Few::EMPTY;
@@ -302,6 +324,31 @@ impl<'a> Memos<'a> {
 }
 
 impl Memos<'_> {
+    /// A guard's value (see [`Guard`]) for part `at.0`, mover `at.1` at full move `at.2`, with `n`
+    /// parts played whose read fields are `key`, if kept; with the steps its run took.
+    #[inline]
+    pub fn guard(&self, body: &Body, at: (usize, Side, u32), n: usize, key: &[u128; MAX_PARTS]) -> Option<(bool, u64)> {
+        let m = self.0.as_ref()?;
+        let fits = |g: &&Guard| g.at == at && g.n == n && g.key == *key && std::ptr::eq(g.body, body);
+        let g = m.guards.iter().flatten().find(fits)?;
+        Some((g.empty, g.steps))
+    }
+
+    /// Keep a guard's value (see [`Memos::guard`]).
+    pub fn keep_guard(
+        &mut self,
+        body: &Body,
+        at: (usize, Side, u32),
+        n: usize,
+        key: [u128; MAX_PARTS],
+        empty: bool,
+        steps: u64,
+    ) {
+        let m = self.0.get_or_insert_default();
+        m.guards.rotate_right(1);
+        m.guards[0] = Some(Guard { body, at, n, key, empty, steps });
+    }
+
     /// Part `i`'s (`body`'s) `from`, which depends on the board's shape and the mover alone, for
     /// `mover` on this board (`squares`: the board's, in order), if it was kept for this shape;
     /// with the steps it took. Remembers the shape for [`Memos::keep_shaped`].
@@ -686,8 +733,9 @@ pub(crate) fn packed(p: &PartVal) -> u128 {
 /// The bits of [`packed`] that hold the fields of `fields` (a bit per [`Field`]); `None` when
 /// another field (or the whole part) was read.
 pub(crate) fn packed_mask(fields: u32) -> Option<u128> {
-    let places = [
-        (Field::From, 0xFFFFu128),
+    // A constant table, not one built at every call (a guard asks once per candidate).
+    const PLACES: [(Field, u128); 8] = [
+        (Field::From, 0xFFFF),
         (Field::To, 0xFFFF << 16),
         (Field::CapturedOn, 0xFFFF << 32),
         (Field::Piece, 0xFF << 48),
@@ -698,7 +746,7 @@ pub(crate) fn packed_mask(fields: u32) -> Option<u128> {
     ];
     let mut left = fields;
     let mut mask = 0;
-    for (f, bits) in places {
+    for (f, bits) in PLACES {
         if fields & (1 << f as u32) != 0 {
             mask |= bits;
             left &= !(1 << f as u32);

@@ -68,24 +68,29 @@ struct Gen<'a> {
     /// with bitboards alone never runs it. Undoing the board to a mark made while it was still
     /// to run makes it to run again.
     deferred: bool,
-    /// Values of [`FromSet::empty_when`] found in this listing (the mover and the full-move
-    /// number fixed), by the fields of the turn's parts they read: Ruddigore's curse, once for
-    /// the moves that capture and once for the others, not after every move.
-    guards: [Option<GuardRun>; GUARDS],
+    /// The sole blockers found before the candidates of the part being tried (see [`PinsAt`]).
+    pins_at: Option<Box<PinsAt>>,
 }
 
-/// Guard values a listing keeps; a new one replaces the oldest.
-const GUARDS: usize = 4;
+/// Enemy rider lines and cells a [`PinsAt`] follows at most (more: not kept).
+const PIN_LINES: usize = 32;
+const PIN_CELLS: usize = 256;
 
-/// A [`FromSet::empty_when`] value: of part `part`, with `n` parts played so far, whose read
-/// fields packed (`memo::packed`) are `key`; with the steps its run took.
-#[derive(Clone, Copy)]
-struct GuardRun {
-    part: usize,
-    n: usize,
-    key: [u128; MAX_PARTS],
-    empty: bool,
-    steps: u64,
+/// The sole blockers of the mover's royal piece ([`Position::sole_blockers`]) on the board that a
+/// part's candidates are tried from (its undo record then held `at` cell changes), line by line,
+/// with the cells each line's was worked out from: the royal piece's and those on the line up to
+/// its second piece. After a candidate (and whatever followed it), only the lines through a cell
+/// it set are looked at again: Ruddigore's curse asks for the blockers after every move of a
+/// cursed turn, and a move crosses few of the royal piece's lines.
+struct PinsAt {
+    at: usize,
+    royal: Sq,
+    pins: Option<Pins>,
+    /// Per line (an index into the enemy's rides), its sole blocker.
+    on_line: [Option<Sq>; PIN_LINES],
+    lines: usize,
+    /// Per cell, the lines it lies on (a bit each; all for the royal piece's).
+    cells: [u32; PIN_CELLS],
 }
 
 /// Call `visit` with the position after each legal turn (and the turn); the position is restored after.
@@ -335,7 +340,7 @@ impl<'a> Gen<'a> {
             from_cache: Default::default(),
             memos: Memos::default(),
             deferred: false,
-            guards: [None; GUARDS],
+            pins_at: None,
         }
     }
 
@@ -388,7 +393,10 @@ impl<'a> Gen<'a> {
             self.memos.hook(body, self.mover, part.as_ref(), at_to, &Globals::of(&pos.state), &pos.cells, &checks)
         {
             for (i, v) in writes.items() {
-                pos.set_state(preset, *i as usize, v.clone());
+                // Most often it holds that value already: not copied (nor dropped) then.
+                if !pos.state[*i as usize].same(v) {
+                    pos.set_state(preset, *i as usize, v.clone());
+                }
             }
             charge_steps(steps, body)?;
             return Ok(None);
@@ -539,7 +547,7 @@ impl<'a> Gen<'a> {
         // it safe: the pins are looked for once here, not the check after every removal. Only
         // when a removal is to be judged (Ruddigore's curse offers none on odd moves).
         let safe_removals = cands.iter().any(|c| matches!(c, TurnPart::Remove(_))) && self.known_safe(pos);
-        let blockers = if safe_removals { pos.sole_blockers(self.preset, self.mover) } else { None };
+        let blockers = if safe_removals { self.sole_blockers(pos) } else { None };
         // Likewise building a square keeps a safe board safe unless it opens a rider's line.
         let safe_builds = cands.iter().any(|c| matches!(c, TurnPart::Construct(_))) && self.known_safe(pos);
         let openers = if safe_builds { pos.hole_openers(self.preset, self.mover) } else { None };
@@ -565,16 +573,27 @@ impl<'a> Gen<'a> {
         }
         // The globals that the later parts' `from` read, when all are known to be empty now.
         let tail = if may_be_alone { self.empty_tail(pos, i) } else { None };
+        // A later part listed natively ([`FromSet`]) keeps no run in the memos: [`Gen::alone`]
+        // could never settle a candidate, and would look (Ruddigore's curse after every move).
+        let try_alone = may_be_alone && (i + 1..self.part_count()).all(|j| self.set_of(j).is_none());
         // Once a quiet move is found to be a turn by itself for a reason that holds for every
         // quiet move (its hooks' runs read none of their squares or pieces), the others are too.
         let mut quiet_alone = None;
         // Candidates settled without being played (`alone`), charged to the command's budget with
         // the next one played or at the end: nothing can fail in between.
         let (mut owed, mut owed_steps) = (0, 0);
+        // The sole blockers on this board, for the later parts' removals to reuse after each
+        // candidate that leaves their lines alone (put back when the candidates are done).
+        let outer_pins = if self.leaf && cands.len() > 1 && self.later_removes(i) {
+            let here = self.pins_here(pos);
+            Some(std::mem::replace(&mut self.pins_at, here))
+        } else {
+            None
+        };
         for &c in &cands {
             self.tried += 1;
             let safe = keeps_safe(pos, &c);
-            if may_be_alone
+            if try_alone
                 && self.tried <= MAX_PARTIAL_TURNS
                 && let Some((legal, steps)) =
                     self.alone(pos, i, c, tail, &mut quiet_alone, safe, shielded && unchanged && !safe)
@@ -605,6 +624,9 @@ impl<'a> Gen<'a> {
             }
             pos.undo_to(&m);
             self.safe_at = entry;
+        }
+        if let Some(outer) = outer_pins {
+            self.pins_at = outer;
         }
         self.give_parts(cands);
         self.spare_moves.push(legal_moves);
@@ -712,6 +734,71 @@ impl<'a> Gen<'a> {
         Ok(Some((cands, legal)))
     }
 
+    /// Whether a part after part `i` offers removals (whose safety the sole blockers tell).
+    fn later_removes(&self, i: usize) -> bool {
+        self.preset.royal_safety
+            && self.preset.script.turn.iter().skip(i + 1).any(|s| s.kinds.contains(&PartKind::Remove))
+    }
+
+    /// The sole blockers of the mover's royal piece on this board, line by line (see [`PinsAt`]);
+    /// `None` when they are not found line by line or there are too many lines or cells.
+    fn pins_here(&self, pos: &Position) -> Option<Box<PinsAt>> {
+        let (preset, us) = (self.preset, self.mover);
+        let rides = &preset.movement.attacks[us.other()].rides;
+        if !Position::blockers_by_line(preset, us) || rides.len() > PIN_LINES || pos.cells.len() > PIN_CELLS {
+            return None;
+        }
+        let royal = pos.royal_square(us)?;
+        let mut p = PinsAt {
+            at: pos.cell_changes(),
+            royal,
+            pins: None,
+            on_line: [None; PIN_LINES],
+            lines: rides.len(),
+            cells: [0; PIN_CELLS],
+        };
+        p.cells[royal.idx()] = u32::MAX;
+        for (j, r) in rides.iter().enumerate() {
+            p.on_line[j] = pos.sole_blocker_on(preset, us, j);
+            // As far as the walk for the line's blocker may look: to the second cell that is
+            // not empty, or the first that holds no piece (the board's edge, a hole).
+            let mut s = royal.idx() as i32;
+            let mut met = 0;
+            while met < 2 {
+                s -= i32::from(r.delta);
+                let Some(&c) = pos.cells.get(s as usize) else { break };
+                p.cells[s as usize] |= 1 << j;
+                if c != cell::EMPTY {
+                    met += if cell::is_piece(c) { 1 } else { 2 };
+                }
+            }
+        }
+        p.pins = Pins::of(p.on_line[..p.lines].iter().flatten().copied());
+        Some(Box::new(p))
+    }
+
+    /// [`Position::sole_blockers`] for the mover: those of [`Gen::pins_at`], the lines through a
+    /// cell set since looked at again.
+    fn sole_blockers(&self, pos: &Position) -> Option<Pins> {
+        let (preset, us) = (self.preset, self.mover);
+        if let Some(p) = &self.pins_at
+            && pos.cell_changes() >= p.at
+            && pos.royal_square(us) == Some(p.royal)
+        {
+            let crossed =
+                pos.cells_changed_since(p.at).fold(0, |m, s| m | p.cells.get(s.idx()).copied().unwrap_or(u32::MAX));
+            if crossed == 0 {
+                return p.pins;
+            }
+            if crossed != u32::MAX {
+                let line =
+                    |j: usize| if crossed >> j & 1 != 0 { pos.sole_blocker_on(preset, us, j) } else { p.on_line[j] };
+                return Pins::of((0..p.lines).filter_map(line));
+            }
+        }
+        pos.sole_blockers(preset, us)
+    }
+
     /// Part `i`'s `from` when the engine lists it natively (see [`FromSet`]).
     fn set_of(&self, i: usize) -> Option<&'a FromSet> {
         self.preset.script.inert.from_set.get(i).and_then(Option::as_ref)
@@ -719,7 +806,7 @@ impl<'a> Gen<'a> {
 
     /// Whether a [`FromSet`] offers nothing here: one of its conditions holds (they run as
     /// the function's statements would, after the deferred `on turn_start`).
-    /// Kept for the listing (see [`Gen::guards`]) when it reads only what [`FromSet::turn_fields`]
+    /// Kept in the memos (see [`Memos::guard`]) when it reads only what [`FromSet::turn_fields`]
     /// says, and charged as if it ran whenever it is reused.
     fn set_empty(&mut self, pos: &mut Position, i: usize, set: &'a FromSet) -> R<bool> {
         let Some(body) = &set.empty_when else { return Ok(false) };
@@ -734,10 +821,10 @@ impl<'a> Gen<'a> {
             }
             _ => None,
         };
+        let at = (i, self.mover, pos.fullmove);
         if let Some((n, key)) = keyed
-            && let Some(g) = self.guards.iter().flatten().find(|g| g.part == i && g.n == n && g.key == key)
+            && let Some((empty, steps)) = self.memos.guard(body, at, n, &key)
         {
-            let (empty, steps) = (g.empty, g.steps);
             charge_steps(steps, body)?;
             return Ok(empty);
         }
@@ -747,8 +834,7 @@ impl<'a> Gen<'a> {
         };
         let empty = hooks::value_tracked(self.preset, pos, body, self.mover, self.memos.reads())?.truthy();
         let steps = self.memos.reads().steps;
-        self.guards.rotate_right(1);
-        self.guards[0] = Some(GuardRun { part: i, n, key, empty, steps });
+        self.memos.keep_guard(body, at, n, key, empty, steps);
         Ok(empty)
     }
 
@@ -830,7 +916,7 @@ impl<'a> Gen<'a> {
         }
         // Emptying a square keeps the safe board safe unless its piece alone blocks an enemy
         // rider: those of the set are tried.
-        let Some(blockers) = pos.sole_blockers(preset, us) else { return Ok(None) };
+        let Some(blockers) = self.sole_blockers(pos) else { return Ok(None) };
         let mut n = held + removals;
         let pinned = blockers.squares();
         for (j, &s) in pinned.iter().enumerate() {
