@@ -3,7 +3,7 @@
 //! `fn evaluate` when it has one. Scores are from the side to move's view.
 
 use super::attacks::{self, AttackSets};
-use super::structure::{Structure, promotion_bonus};
+use super::structure::{Structure, UNPASSED, promotion_bonus};
 use crate::engine::board::{Sq, cell};
 use crate::engine::{Move, Position, Side};
 use crate::preset::Preset;
@@ -30,7 +30,8 @@ const ATTACK_MAX: i32 = 500;
 /// - Each piece's mobility on an empty board from each square, centred on its average: pieces
 ///   prefer squares where their movement reaches far (the centre for leapers, open lines).
 /// - A promotable piece gains a growing share of what its best promotion adds as its distance to
-///   the promotion zone shrinks (by the square: `(1 - d/D)^2 / 5` of the gain).
+///   the promotion zone shrinks (by the square: `(1 - d/D)^2 / 5` of the gain); a pawn-like one
+///   only a quarter of it here, and the rest when passed ([`Structure`]).
 /// - Royal pieces prefer the squares where they can move least (corners, edges, behind their
 ///   own pieces) while the opponent keeps officers, and the most central ones as officers go;
 ///   each own piece next to them counts too (a shield) in the same proportion.
@@ -49,7 +50,7 @@ struct Tables {
 }
 
 impl Tables {
-    fn new(preset: &Preset, values: &[i32; 128], officers: &[Vec<u8>; 2]) -> Tables {
+    fn new(preset: &Preset, values: &[i32; 128], officers: &[Vec<u8>; 2], structure: Option<&Structure>) -> Tables {
         let g = &preset.geo;
         let cells = g.cells;
         let mut t = Tables {
@@ -68,13 +69,16 @@ impl Tables {
                 let n = mob.len().max(1) as i32;
                 let mean = mob.iter().sum::<i32>() * 8 / n;
                 let base = code as usize * cells;
+                // Pawn-like pieces earn the rest of their bonus when passed ([`Structure`]).
+                let share = if structure.is_some_and(|st| st.is_pawn_like(code)) { UNPASSED } else { 100 };
                 for (i, &sq) in g.squares.iter().enumerate() {
                     let centred = (mob[i] * 8 - mean) * SQUARE_MOBILITY / 8;
                     if kind.royal {
                         t.square[base + sq.idx()] = -centred;
                         t.royal_late[base + sq.idx()] = 2 * centred;
                     } else {
-                        t.square[base + sq.idx()] = centred + promotion_bonus(preset, values, k, side, sq);
+                        let bonus = promotion_bonus(preset, values, k, side, sq);
+                        t.square[base + sq.idx()] = centred + bonus * share / 100;
                     }
                 }
                 if !kind.royal {
@@ -177,14 +181,15 @@ impl Evaluator {
                 valued.push((k, w, b, v));
             }
         }
-        let tables = Tables::new(preset, &values, &officers);
+        let structure = Structure::new(preset, &values);
+        let tables = Tables::new(preset, &values, &officers, structure.as_ref());
         Evaluator {
             values,
             valued,
             buf: Vec::with_capacity(256),
             officers,
             tables,
-            structure: Structure::new(preset, &values),
+            structure,
             sets: AttackSets::new(preset),
             cache: vec![Cached::default(); 1 << CACHE_BITS],
             could_capture: true,
