@@ -2,7 +2,7 @@
 //! positional terms derived from the preset alone (see [`Tables`]), and the preset's own
 //! `fn evaluate` when it has one. Scores are from the side to move's view.
 
-use super::attacks::{self, AttackSets};
+use super::attacks::{self, AttackSets, Weights};
 use super::structure::{Structure, UNPASSED, promotion_bonus};
 use crate::engine::board::{Sq, cell};
 use crate::engine::{Move, Position, Side};
@@ -13,8 +13,14 @@ use crate::script::{Interp, Outcome, ScriptError, Value};
 pub const UNIT: i32 = 100;
 /// The side to move's bonus: having the turn is worth something in most positions.
 const TEMPO: i32 = UNIT / 10;
-/// Score per pseudo-legal move more than the opponent has.
-const MOBILITY: i32 = 2;
+/// Score per pseudo-legal move more than the opponent has, in eighths, for royal and promotable
+/// pieces (and drops, castlings, passes).
+const MOBILITY: i32 = 16;
+/// An officer's score per pseudo-legal move, in eighths: `OFFICER_MOBILITY / sqrt(m)` for a kind
+/// with `m` moves on average on an empty board. A move matters more to a short-range piece: one
+/// square more for a knight is an eighth of its reach, for a queen a twenty-seventh (the same
+/// shape as the mobility tables of classical engines, from the movement alone).
+const OFFICER_MOBILITY: f64 = 14.0 * 8.0;
 /// Score per move a piece has on an empty board from its square, above its average over the board.
 const SQUARE_MOBILITY: i32 = 3;
 /// Score per own piece next to a royal piece, while the opponent keeps its officers.
@@ -47,6 +53,8 @@ struct Tables {
     near: Vec<Vec<Sq>>,
     /// The officers' material of the setup: full opening weight.
     full_phase: i32,
+    /// Per cell code: the score of one move of the piece, in eighths ([`MOBILITY`]).
+    mobility: Weights,
 }
 
 impl Tables {
@@ -60,6 +68,7 @@ impl Tables {
             hand: [0; 128],
             near: vec![Vec::new(); cells],
             full_phase: 1,
+            mobility: [MOBILITY; 128],
         };
         for (k, kind) in preset.kinds.iter().enumerate() {
             for side in Side::BOTH {
@@ -69,6 +78,10 @@ impl Tables {
                 let n = mob.len().max(1) as i32;
                 let mean = mob.iter().sum::<i32>() * 8 / n;
                 let base = code as usize * cells;
+                if officers[side.index()].contains(&code) && mean > 0 {
+                    // `mean` is in eighths of a move.
+                    t.mobility[code as usize] = (OFFICER_MOBILITY / (mean as f64 / 8.0).sqrt()).round() as i32;
+                }
                 // Pawn-like pieces earn the rest of their bonus when passed ([`Structure`]).
                 let share = if structure.is_some_and(|st| st.is_pawn_like(code)) { UNPASSED } else { 100 };
                 for (i, &sq) in g.squares.iter().enumerate() {
@@ -288,12 +301,13 @@ impl Evaluator {
     /// bitboards where the preset allows ([`AttackSets`]), else from the move lists.
     fn mobility(&mut self, preset: &Preset, pos: &mut Position) -> (i32, [i32; 2]) {
         let us = pos.side;
-        let c = match self.sets.as_ref().and_then(|s| s.count(preset, pos, &mut self.buf)) {
+        let w = &self.tables.mobility;
+        let c = match self.sets.as_ref().and_then(|s| s.count(preset, pos, &mut self.buf, w)) {
             Some(c) => c,
-            None => attacks::listed(preset, pos, &mut self.buf),
+            None => attacks::listed(preset, pos, &mut self.buf, w),
         };
         self.could_capture = c.could_capture;
-        ((c.moves[us.index()] - c.moves[us.other().index()]) * MOBILITY, c.near_royal)
+        ((c.weighted[us.index()] - c.weighted[us.other().index()]) / 8, c.near_royal)
     }
 }
 
