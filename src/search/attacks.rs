@@ -16,11 +16,23 @@ use crate::preset::Preset;
 pub struct Counts {
     /// Pseudo-legal moves (each promotion choice a move, castlings, drops and passes included).
     pub moves: [i32; 2],
+    /// The same moves, each weighed by its mover's cell code (`weights[code]`, see
+    /// [`Weights`]): a drop's mover is the empty square it lands on.
+    pub weighted: [i32; 2],
     /// Moves of the side's non-royal pieces (drops included) onto the enemy royal piece's square
     /// or its neighbours; 0 when the enemy has not exactly one royal piece.
     pub near_royal: [i32; 2],
     /// Whether the side to move has a capturing move (en passant included).
     pub could_capture: bool,
+}
+
+/// Per cell code: the weight of one move of the piece (what [`Counts::weighted`] sums).
+pub type Weights = [i32; 128];
+
+/// The weight of the move `m` by its mover (before it is played).
+#[inline]
+fn weight_of(pos: &Position, weights: &Weights, m: &Move) -> i32 {
+    weights[cell::code(pos.cells[m.from.idx()]) as usize & 127]
 }
 
 /// A lone piece `code` on each square of an otherwise empty board, its side to move: `visit`
@@ -40,7 +52,7 @@ pub fn alone_on_each_square(preset: &Preset, code: u8, mut visit: impl FnMut(&Po
 }
 
 /// The counts from the move lists: [`Position::pseudo_moves`] for each side.
-pub fn listed(preset: &Preset, pos: &mut Position, buf: &mut Vec<Move>) -> Counts {
+pub fn listed(preset: &Preset, pos: &mut Position, buf: &mut Vec<Move>, weights: &Weights) -> Counts {
     let us = pos.side;
     let mut c = Counts::default();
     for side in [us, us.other()] {
@@ -48,6 +60,7 @@ pub fn listed(preset: &Preset, pos: &mut Position, buf: &mut Vec<Move>) -> Count
         buf.clear();
         pos.pseudo_moves(preset, buf);
         c.moves[side.index()] = buf.len() as i32;
+        c.weighted[side.index()] = buf.iter().map(|m| weight_of(pos, weights, m)).sum();
         if side == us {
             c.could_capture = buf.iter().any(|m| m.flags & (mflag::CAPTURE | mflag::EP) != 0);
         }
@@ -157,7 +170,7 @@ impl AttackSets {
     /// The counts [`listed`] gives, with each plainly moving piece's moves counted from its target
     /// set and the others' listed piece by piece; `None` where the board has holes now (then
     /// list). Holds to the move lists exactly (`tests/search.rs` compares them).
-    pub fn count(&self, preset: &Preset, pos: &mut Position, buf: &mut Vec<Move>) -> Option<Counts> {
+    pub fn count(&self, preset: &Preset, pos: &mut Position, buf: &mut Vec<Move>, weights: &Weights) -> Option<Counts> {
         if pos.counts[cell::HOLE as usize] != 0 {
             return None;
         }
@@ -178,7 +191,7 @@ impl AttackSets {
             let (own, enemy) = (bits[side.index()], bits[side.other().index()]);
             let ep = ep && cell::is_side(pos.cells[pos.ep.victim.idx()], side.other());
             let zone = pos.royal_square(side.other()).map_or(0, |k| self.near[t.bit_of[k.idx()] as usize & 63]);
-            let (mut moves, mut near, mut takes) = (0i32, 0i32, false);
+            let (mut moves, mut weighted, mut near, mut takes) = (0i32, 0i32, 0i32, false);
             pos.side = side;
             // Leaps that take the mover's own pieces (`d`) never take its royal pieces.
             let mut royals = 0u64;
@@ -201,6 +214,7 @@ impl AttackSets {
                         pos.piece_pseudo_moves(preset, sq, buf);
                         moves += buf.len() as i32;
                         for m in buf.iter() {
+                            weighted += weight_of(pos, weights, m);
                             let to = 1u64 << (t.bit_of[m.to.idx()] & 63);
                             if !royal && to & zone != 0 {
                                 near += 1;
@@ -219,11 +233,13 @@ impl AttackSets {
                 let promo = BitTables::promotions(k, b, to, enemy);
                 // Popcounts only where there is something to count (most pieces are far from the
                 // enemy royal piece and from promotion).
-                moves += to.count_ones() as i32;
+                let mut n = to.count_ones() as i32;
                 let more = k.mult as i32 - 1;
                 if promo != 0 {
-                    moves += promo.count_ones() as i32 * more;
+                    n += promo.count_ones() as i32 * more;
                 }
+                moves += n;
+                weighted += n * weights[code as usize & 127];
                 if !royal && to & zone != 0 {
                     near += (to & zone).count_ones() as i32 + (promo & zone).count_ones() as i32 * more;
                 }
@@ -232,6 +248,7 @@ impl AttackSets {
             pos.extra_pseudo_moves(preset, buf);
             moves += buf.len() as i32;
             for m in buf.iter() {
+                weighted += weight_of(pos, weights, m);
                 let to = 1u64 << (t.bit_of[m.to.idx()] & 63);
                 if to & zone != 0 && (m.flags & mflag::DROP != 0 || !pos.is_royal_code(pos.cells[m.from.idx()])) {
                     near += 1;
@@ -241,6 +258,7 @@ impl AttackSets {
                 }
             }
             c.moves[side.index()] = moves;
+            c.weighted[side.index()] = weighted;
             c.near_royal[side.index()] = near;
             if side == us {
                 c.could_capture = takes;

@@ -2,8 +2,8 @@
 //! positional terms derived from the preset alone (see [`Tables`]), and the preset's own
 //! `fn evaluate` when it has one. Scores are from the side to move's view.
 
-use super::attacks::{self, AttackSets};
-use super::structure::{Structure, promotion_bonus};
+use super::attacks::{self, AttackSets, Weights};
+use super::structure::{Structure, UNPASSED, promotion_bonus};
 use crate::engine::board::{Sq, cell};
 use crate::engine::{Move, Position, Side};
 use crate::preset::Preset;
@@ -13,8 +13,14 @@ use crate::script::{Interp, Outcome, ScriptError, Value};
 pub const UNIT: i32 = 100;
 /// The side to move's bonus: having the turn is worth something in most positions.
 const TEMPO: i32 = UNIT / 10;
-/// Score per pseudo-legal move more than the opponent has.
-const MOBILITY: i32 = 2;
+/// Score per pseudo-legal move more than the opponent has, in eighths, for royal and promotable
+/// pieces (and drops, castlings, passes).
+const MOBILITY: i32 = 16;
+/// An officer's score per pseudo-legal move, in eighths: `OFFICER_MOBILITY / sqrt(m)` for a kind
+/// with `m` moves on average on an empty board. A move matters more to a short-range piece: one
+/// square more for a knight is an eighth of its reach, for a queen a twenty-seventh (the same
+/// shape as the mobility tables of classical engines, from the movement alone).
+const OFFICER_MOBILITY: f64 = 14.0 * 8.0;
 /// Score per move a piece has on an empty board from its square, above its average over the board.
 const SQUARE_MOBILITY: i32 = 3;
 /// Score per own piece next to a royal piece, while the opponent keeps its officers.
@@ -30,7 +36,8 @@ const ATTACK_MAX: i32 = 500;
 /// - Each piece's mobility on an empty board from each square, centred on its average: pieces
 ///   prefer squares where their movement reaches far (the centre for leapers, open lines).
 /// - A promotable piece gains a growing share of what its best promotion adds as its distance to
-///   the promotion zone shrinks (by the square: `(1 - d/D)^2 / 5` of the gain).
+///   the promotion zone shrinks (by the square: `(1 - d/D)^2 / 5` of the gain); a pawn-like one
+///   only a quarter of it here, and the rest when passed ([`Structure`]).
 /// - Royal pieces prefer the squares where they can move least (corners, edges, behind their
 ///   own pieces) while the opponent keeps officers, and the most central ones as officers go;
 ///   each own piece next to them counts too (a shield) in the same proportion.
@@ -46,10 +53,12 @@ struct Tables {
     near: Vec<Vec<Sq>>,
     /// The officers' material of the setup: full opening weight.
     full_phase: i32,
+    /// Per cell code: the score of one move of the piece, in eighths ([`MOBILITY`]).
+    mobility: Weights,
 }
 
 impl Tables {
-    fn new(preset: &Preset, values: &[i32; 128], officers: &[Vec<u8>; 2]) -> Tables {
+    fn new(preset: &Preset, values: &[i32; 128], officers: &[Vec<u8>; 2], structure: Option<&Structure>) -> Tables {
         let g = &preset.geo;
         let cells = g.cells;
         let mut t = Tables {
@@ -59,6 +68,7 @@ impl Tables {
             hand: [0; 128],
             near: vec![Vec::new(); cells],
             full_phase: 1,
+            mobility: [MOBILITY; 128],
         };
         for (k, kind) in preset.kinds.iter().enumerate() {
             for side in Side::BOTH {
@@ -68,13 +78,20 @@ impl Tables {
                 let n = mob.len().max(1) as i32;
                 let mean = mob.iter().sum::<i32>() * 8 / n;
                 let base = code as usize * cells;
+                if officers[side.index()].contains(&code) && mean > 0 {
+                    // `mean` is in eighths of a move.
+                    t.mobility[code as usize] = (OFFICER_MOBILITY / (mean as f64 / 8.0).sqrt()).round() as i32;
+                }
+                // Pawn-like pieces earn the rest of their bonus when passed ([`Structure`]).
+                let share = if structure.is_some_and(|st| st.is_pawn_like(code)) { UNPASSED } else { 100 };
                 for (i, &sq) in g.squares.iter().enumerate() {
                     let centred = (mob[i] * 8 - mean) * SQUARE_MOBILITY / 8;
                     if kind.royal {
                         t.square[base + sq.idx()] = -centred;
                         t.royal_late[base + sq.idx()] = 2 * centred;
                     } else {
-                        t.square[base + sq.idx()] = centred + promotion_bonus(preset, values, k, side, sq);
+                        let bonus = promotion_bonus(preset, values, k, side, sq);
+                        t.square[base + sq.idx()] = centred + bonus * share / 100;
                     }
                 }
                 if !kind.royal {
@@ -177,14 +194,15 @@ impl Evaluator {
                 valued.push((k, w, b, v));
             }
         }
-        let tables = Tables::new(preset, &values, &officers);
+        let structure = Structure::new(preset, &values);
+        let tables = Tables::new(preset, &values, &officers, structure.as_ref());
         Evaluator {
             values,
             valued,
             buf: Vec::with_capacity(256),
             officers,
             tables,
-            structure: Structure::new(preset, &values),
+            structure,
             sets: AttackSets::new(preset),
             cache: vec![Cached::default(); 1 << CACHE_BITS],
             could_capture: true,
@@ -283,12 +301,13 @@ impl Evaluator {
     /// bitboards where the preset allows ([`AttackSets`]), else from the move lists.
     fn mobility(&mut self, preset: &Preset, pos: &mut Position) -> (i32, [i32; 2]) {
         let us = pos.side;
-        let c = match self.sets.as_ref().and_then(|s| s.count(preset, pos, &mut self.buf)) {
+        let w = &self.tables.mobility;
+        let c = match self.sets.as_ref().and_then(|s| s.count(preset, pos, &mut self.buf, w)) {
             Some(c) => c,
-            None => attacks::listed(preset, pos, &mut self.buf),
+            None => attacks::listed(preset, pos, &mut self.buf, w),
         };
         self.could_capture = c.could_capture;
-        ((c.moves[us.index()] - c.moves[us.other().index()]) * MOBILITY, c.near_royal)
+        ((c.weighted[us.index()] - c.weighted[us.other().index()]) / 8, c.near_royal)
     }
 }
 

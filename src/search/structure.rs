@@ -11,10 +11,14 @@ use crate::preset::Preset;
 const PROMOTION_SHARE: i32 = 5;
 /// Boards wider than this get no structure terms (the per-file counts live on the stack).
 const MAX_FILES: usize = 32;
+/// The share of its promotion-distance bonus, in hundredths, that a pawn-like piece earns on the
+/// square tables whether passed or not: an enemy piece of its kind ahead will usually stop it, so
+/// advancing a blocked one (a rook's pawn) is worth little.
+pub(super) const UNPASSED: i32 = 25;
 /// A passed piece's extra bonus: its promotion-distance bonus times this share, in hundredths,
 /// with the opponent's officers all on the board (`EARLY`) and all gone (`LATE`).
-const PASSED_EARLY: i32 = 50;
-const PASSED_LATE: i32 = 150;
+const PASSED_EARLY: i32 = 150 - UNPASSED;
+const PASSED_LATE: i32 = 250 - UNPASSED;
 /// Penalties per pawn-like piece, in hundredths of its own value: each one more on a file
 /// (doubled), and each one with no own piece of its kind on the files next to it (isolated).
 const DOUBLED: i32 = 12;
@@ -53,6 +57,11 @@ struct FileCount {
 const NONE: FileCount = FileCount { n: 0, lo: i32::MAX, hi: i32::MIN };
 
 impl Structure {
+    /// Whether the piece in cell code `code` is pawn-like (its passed bonus is counted here).
+    pub fn is_pawn_like(&self, code: u8) -> bool {
+        self.pawns.iter().any(|pk| pk.codes.contains(&code))
+    }
+
     /// `None` where the preset has no pawn-like kind or its board is too wide.
     pub fn new(preset: &Preset, values: &[i32; 128]) -> Option<Structure> {
         let g = &preset.geo;
