@@ -533,10 +533,7 @@ impl Core {
             }
             // Late quiet turns are searched less deep, the more so the later and the deeper.
             let reduce = if searched >= LMR_AFTER && depth >= 2 && quiet && !in_check && !checks {
-                // Less in principal-variation nodes, more where the side is not improving, and
-                // less or more by the turn's history of cutoffs.
-                let adjust = i32::from(!improving) - i32::from(beta - alpha > 1) - order::history_lean(scores[i]);
-                lmr(depth, searched, adjust)
+                lmr(depth, searched)
             } else {
                 0
             };
@@ -759,10 +756,10 @@ fn late_moves(depth: i32, improving: bool) -> usize {
 }
 
 /// The reduction of the `searched`-th turn (from 0) at `depth`: about ln(depth) ln(searched) / 2,
-/// plus `adjust`, at least 1 and at most depth - 2 (1 at depth 2). At depth 2 a late quiet turn is so only
+/// at least 1 and at most depth - 2 (1 at depth 2). At depth 2 a late quiet turn is so only
 /// evaluated, not answered: for presets whose turns run hooks, listing the answers is most of a
 /// node's cost (Ruddigore's `go depth 4` from the setup: 2.0 s of CPU before, 0.37 s after).
-fn lmr(depth: i32, searched: usize, adjust: i32) -> i32 {
-    let r = ((depth as f64).ln() * (searched as f64).ln() / 2.0) as i32 + adjust;
+fn lmr(depth: i32, searched: usize) -> i32 {
+    let r = ((depth as f64).ln() * (searched as f64).ln() / 2.0) as i32;
     r.clamp(1, (depth - 2).max(1))
 }

@@ -102,13 +102,6 @@ impl History {
     }
 }
 
-/// How far a quiet turn's history count (its ordering score) leans toward cutoffs: -1, 0 or 1
-/// (beyond half the bound either way), which late-move reductions take off their depth.
-#[inline]
-pub fn history_lean(score: i32) -> i32 {
-    score * 2 / HISTORY_MAX
-}
-
 /// Ordering scores for `turns`, higher first.
 #[allow(clippy::too_many_arguments)]
 pub fn score(
