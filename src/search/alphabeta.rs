@@ -99,9 +99,8 @@ pub struct Core {
     /// Whether limits may stop the search now: after the first iteration, or within it once a
     /// root turn has been scored.
     can_stop: bool,
-    /// The best root score of the iteration's current window so far, when it has one (see
-    /// `root_best`).
-    root_best: Option<i32>,
+    /// The best root score of the first iteration so far, when it has one (see `first_best`).
+    first_best: Option<i32>,
     /// Set by another thread (an engine protocol's `stop`) to end the search as a limit would.
     pub stop: Option<Arc<AtomicBool>>,
     /// Whether the preset's first repetition rule draws: then a position met again in the search
@@ -132,7 +131,7 @@ impl Core {
             start: Instant::now(),
             may_stop: false,
             can_stop: false,
-            root_best: None,
+            first_best: None,
             stop: None,
             repetition_draws: false,
         }
@@ -153,7 +152,7 @@ impl Core {
         self.nodes = 0;
         self.may_stop = false;
         self.can_stop = false;
-        self.root_best = None;
+        self.first_best = None;
         self.last_score = None;
         self.history.age();
         for p in &mut self.plies {
@@ -183,7 +182,6 @@ impl Core {
         }
         let mut widen = ASPIRATION;
         loop {
-            self.root_best = None;
             let score = self.negamax(ev, p, pos, depth, 0, lo, hi)?;
             if score <= lo && lo > -INFINITY {
                 widen *= 4;
@@ -221,11 +219,10 @@ impl Core {
         &self.plies[0].pv
     }
 
-    /// The iteration's best score so far, with its turn first in `pv()`, once a root turn has
-    /// been scored within its window: what a search stopped within an iteration answers (a turn
-    /// searched to the full depth that beat all tried before it, the last best among them).
-    pub fn root_best(&self) -> Option<i32> {
-        self.root_best
+    /// The first iteration's best score so far, with its turn first in `pv()`, once a root turn
+    /// has been scored: what a search stopped within its first iteration answers.
+    pub fn first_best(&self) -> Option<i32> {
+        self.first_best
     }
 
     /// Count a node and stop when a limit is reached (checked deterministically for node limits).
@@ -547,9 +544,9 @@ impl Core {
             if score > alpha {
                 alpha = score;
                 self.set_pv(ply, t);
-                if ply == 0 {
-                    self.root_best = Some(score);
+                if ply == 0 && !self.may_stop {
                     // The first iteration has a root turn: limits may stop it from now on.
+                    self.first_best = Some(score);
                     self.can_stop = true;
                 }
                 if alpha >= beta {

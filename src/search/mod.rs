@@ -142,11 +142,11 @@ impl Searcher {
                     }
                 }
                 Err(Abort::Stop) => {
-                    // Stopped within an iteration: its best root turn so far, if it has one (it
-                    // was searched deeper than the last iteration's), at the depth last finished.
-                    if let Some(score) = core.root_best() {
-                        let done = found.as_ref().map_or(0, |f| f.2);
-                        found = Some((core.pv().to_vec(), score, done));
+                    // Stopped within the first iteration: its best root turn so far.
+                    if found.is_none()
+                        && let Some(score) = core.first_best()
+                    {
+                        found = Some((core.pv().to_vec(), score, 0));
                     }
                     break;
                 }
