@@ -1,7 +1,7 @@
 //! Iterative deepening negamax with alpha-beta: principal-variation search with aspiration
 //! windows at the root, a transposition table, null-move pruning, late-move reductions, check
-//! extensions, reverse futility, killer and history ordering, static exchange pruning of turns
-//! that lose material near the horizon, and quiescence on captures (losing captures pruned by a
+//! extensions, reverse futility, late-move pruning, killer and history ordering, static exchange
+//! pruning of turns that lose material near the horizon, and quiescence on captures (losing captures pruned by a
 //! static exchange evaluation). Turns are generated and played through the engine's own
 //! turn generator, so the search plays by every rule the preset's hooks enforce.
 
@@ -58,6 +58,12 @@ const REVERSE_FUTILITY: i32 = 100;
 const SEE_DEPTH: i32 = 4;
 const SEE_QUIET: i32 = 20;
 const SEE_CAPTURE: i32 = 100;
+/// Late-move pruning: in a null-window node at most this deep, out of check, quiet turns after
+/// the first `late_moves(depth, improving)` tried are not searched (those ordered that late
+/// rarely cut, and a node this near the horizon has little to lose).
+const LMP_DEPTH: i32 = 4;
+/// A ply's static score when it has none (in check, or not evaluated).
+const NO_STAT: i32 = i32::MIN;
 
 /// Buffers reused at each ply, so that a node allocates nothing beyond turn generation.
 #[derive(Default)]
@@ -70,6 +76,9 @@ struct PlyData {
     null: bool,
     /// The turn being tried at this ply (none: a null move), which the next ply answers.
     current: Option<Turn>,
+    /// The static score at this ply (`NO_STAT` if none), to tell whether the side to move is
+    /// improving on its position two plies before.
+    stat: i32,
 }
 
 /// The searcher: its table survives between searches (within one game).
@@ -149,6 +158,7 @@ impl Core {
         for p in &mut self.plies {
             p.killers = [None, None];
             p.null = false;
+            p.stat = NO_STAT;
         }
     }
 
@@ -325,6 +335,9 @@ impl Core {
         {
             return Ok(e.score);
         }
+        // The static score, where the pruning below may use it (the evaluation caches it).
+        let stat = if in_check || !self.may_stop { NO_STAT } else { ev.evaluate(p, pos)? };
+        self.plies[ply].stat = stat;
         // Reverse futility: near the horizon, a side this far above beta keeps it (the
         // opponent's best answer rarely wins back that much).
         if ply > 0
@@ -333,11 +346,9 @@ impl Core {
             && beta - alpha == 1
             && beta.abs() < MATE_BOUND
             && self.may_stop
+            && stat - REVERSE_FUTILITY * depth >= beta
         {
-            let stat = ev.evaluate(p, pos)?;
-            if stat - REVERSE_FUTILITY * depth >= beta {
-                return Ok(stat);
-            }
+            return Ok(stat);
         }
         if let Some(score) = self.null_move(ev, p, pos, depth, ply, alpha, beta, in_check)? {
             return Ok(score);
@@ -462,6 +473,14 @@ impl Core {
         let prev = if ply > 0 { self.plies[ply - 1].current } else { None };
         let counter = self.history.counter(side, prev.as_ref());
         order::score(ev, p, pos, turns, tt_turn, &self.plies[ply].killers, counter, &self.history, &mut scores);
+        let improving = self.improving(ply);
+        let late = (depth <= LMP_DEPTH
+            && ply > 0
+            && !in_check
+            && beta - alpha == 1
+            && alpha.abs() < MATE_BOUND
+            && self.may_stop)
+            .then(|| late_moves(depth, improving));
         let see_prune = depth <= SEE_DEPTH
             && ply > 0
             && !in_check
@@ -474,6 +493,11 @@ impl Core {
             order::pick(turns, &mut scores, i);
             let t = turns[i];
             let quiet = scores[i] < QUIET_BELOW;
+            // Late-move pruning: not even played (a late quiet check goes unseen, as beyond the
+            // horizon), so it costs neither its hooks nor a node.
+            if quiet && searched > 0 && late.is_some_and(|n| i >= n) {
+                continue;
+            }
             // A turn that loses material on its square is only played to see whether it checks.
             let losing =
                 see_prune && searched > 0 && scores[i] < order::GOOD_CAPTURE && self.loses(ev, p, pos, &t, depth);
@@ -547,6 +571,20 @@ impl Core {
             return Ok((over_score(&pos.no_moves_result(p), pos, ply), None));
         }
         Ok(best)
+    }
+
+    /// Whether the static score at `ply` beats the one two plies before (the same side to move):
+    /// a side improving its position is pruned less.
+    fn improving(&self, ply: usize) -> bool {
+        let now = self.plies[ply].stat;
+        if now == NO_STAT {
+            return false;
+        }
+        match ply.checked_sub(2).map(|j| self.plies[j].stat) {
+            Some(before) if before != NO_STAT => now > before,
+            // Two plies before was in check (or is the root's past): no evidence against.
+            _ => true,
+        }
     }
 
     /// Whether a turn (one plain move, no promotion) loses its piece for more than the margin
@@ -705,6 +743,13 @@ impl Core {
         self.plies[ply].scores = scores;
         Ok(best)
     }
+}
+
+/// How many turns a node `depth` plies from the horizon tries before late-move pruning skips its
+/// quiet ones: (3 + depth^2) / 2, twice that when the side is improving.
+fn late_moves(depth: i32, improving: bool) -> usize {
+    let n = 3 + depth * depth;
+    (if improving { n } else { n / 2 }) as usize
 }
 
 /// The reduction of the `searched`-th turn (from 0) at `depth`: about ln(depth) ln(searched) / 2,
