@@ -2,8 +2,8 @@
 //! windows at the root, a transposition table, null-move pruning, late-move reductions, check
 //! extensions, reverse futility, late-move pruning, killer and history ordering, static exchange
 //! pruning of turns that lose material near the horizon, and quiescence on captures (losing
-//! captures pruned by a static exchange evaluation). Turns are generated and played through the engine's own
-//! turn generator, so the search plays by every rule the preset's hooks enforce.
+//! captures pruned by a static exchange evaluation). Turns are generated and played through the
+//! engine's own turn generator, so the search plays by every rule the preset's hooks enforce.
 
 use super::eval::Evaluator;
 use super::limits::{INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY};
