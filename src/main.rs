@@ -257,14 +257,27 @@ fn play(preset: &str, fen: Option<String>, seed: Option<u64>, ascii: bool) -> Re
     Ok(repl::run(game, ascii).map_err(|e| e.to_string())?)
 }
 
+/// Writes a command's output. A reader that stops early (`| head`) is not an error worth a panic
+/// (`println!` panics on a closed pipe): what it did not read is simply not written.
+fn emit(text: &str) {
+    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
+}
+
+/// `println!` through [`emit`].
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        emit(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 fn check_presets(presets: &[String]) -> ExitCode {
     let mut ok = true;
     for p in presets {
         match check::load(p) {
-            Ok(preset) => println!("{}: ok ({})", p, preset.name),
+            Ok(preset) => outln!("{}: ok ({})", p, preset.name),
             Err(e) => {
                 ok = false;
-                println!("{}", e.render());
+                outln!("{}", e.render());
             }
         }
     }
@@ -280,14 +293,13 @@ fn moves(p: &Position) -> Result<(), Fail> {
         out.push('\n');
     }
     out.push_str(&format!("{} legal\n", list.len()));
-    // A reader that stops early (`| head`) is not an error worth a panic.
-    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());
+    emit(&out);
     Ok(())
 }
 
 fn show(p: &Position) -> Result<(), Fail> {
     let mut game = reach(p)?;
-    println!("{}", repl::status(&mut game).map_err(|e| e.to_string())?);
+    outln!("{}", repl::status(&mut game).map_err(|e| e.to_string())?);
     Ok(())
 }
 
@@ -300,7 +312,7 @@ fn perft(p: &Position, depth: usize, divide: bool, bulk: bool, threads: u16, no_
         game.preset = std::sync::Arc::new(game.preset.without_static_ends());
     }
     let report = repl::perft_report_threads(&mut game, depth, divide, bulk, threads as usize)?;
-    println!("{report}");
+    outln!("{report}");
     Ok(())
 }
 
@@ -312,7 +324,7 @@ fn selfplay(preset: &str, opts: &selfplay::Options, save: Option<&std::path::Pat
 fn values(preset: &str, opts: &selfplay_values::ValuesOptions) -> Result<(), Fail> {
     let p = repl::load(preset).map_err(Fail::Load)?;
     let rows = selfplay_values::estimate(&p, opts, &mut |line| eprintln!("{line}"))?;
-    print!("{}", selfplay_values::table(&p, &rows, opts));
+    emit(&selfplay_values::table(&p, &rows, opts));
     Ok(())
 }
 
@@ -327,8 +339,8 @@ fn test(paths: Vec<PathBuf>) -> ExitCode {
     };
     let summary = games::Runner::default().run_all(&files);
     for f in &summary.failures {
-        println!("{f}");
+        outln!("{f}");
     }
-    println!("{} passed, {} failed", summary.passed, summary.failures.len());
+    outln!("{} passed, {} failed", summary.passed, summary.failures.len());
     if summary.failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) }
 }

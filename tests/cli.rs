@@ -147,3 +147,23 @@ fn values_refuses_zero_games() {
     assert!(text(&out.stderr).contains("'0' for '--games"), "{}", text(&out.stderr));
     assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
 }
+
+#[test]
+fn a_reader_that_stops_early_is_no_panic() {
+    use std::process::{Command, Stdio};
+    // `herald perft ... --divide | head -1` where the reader is gone before the count is written
+    // (here it closes the pipe before reading anything): herald used to panic at the write.
+    for args in [&["perft", "chess", "3", "--divide"][..], &["check", "presets/chess.preset"][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_herald"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("herald runs");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("herald ends");
+        assert_eq!(text(&out.stderr), "", "{args:?}");
+        assert!(out.status.success(), "{args:?}");
+    }
+}
