@@ -2,30 +2,41 @@
 //! `Position::count_moves`, a scripted preset's move part) agrees with the listed legal moves at
 //! every node of a small tree from every position of tests/perft.txt.
 
-use herald::engine::Position;
+use herald::engine::{Move, Position};
 use herald::game::Game;
 use herald::preset::Preset;
 use std::sync::Arc;
 
-/// Compares the two counts at each node down to `depth`; returns the nodes counted by bitboards.
-fn walk(pos: &mut Position, preset: &Preset, depth: usize, what: &str) -> u64 {
-    let mut moves = Vec::new();
-    pos.legal_moves(preset, &mut moves);
-    let mut fast = 0;
-    // A scripted preset's moves are counted for its move parts (the tree is walked by moves alone).
-    let counted = if preset.script.active { pos.count_moves(preset) } else { pos.count_legal(preset) };
-    if let Some(n) = counted {
-        assert_eq!(n, moves.len() as u64, "{what}: position {}", herald::engine::fen::write(preset, pos));
-        fast += 1;
-    }
+/// Visits each node of the tree down to `depth` (none below a decided position) with its legal
+/// moves; returns the sum of what `visit` returns.
+fn each_node(
+    pos: &mut Position,
+    preset: &Preset,
+    depth: usize,
+    visit: &mut impl FnMut(&mut Position, &[Move]) -> u64,
+) -> u64 {
+    let mut legal = Vec::new();
+    pos.legal_moves(preset, &mut legal);
+    let mut sum = visit(pos, &legal);
     if depth > 1 && pos.static_result(preset).is_none() {
-        for m in moves {
+        for m in legal {
             pos.make(preset, m);
-            fast += walk(pos, preset, depth - 1, what);
+            sum += each_node(pos, preset, depth - 1, visit);
             pos.unmake();
         }
     }
-    fast
+    sum
+}
+
+/// Compares the two counts at each node down to `depth`; returns the nodes counted by bitboards.
+fn walk(pos: &mut Position, preset: &Preset, depth: usize, what: &str) -> u64 {
+    each_node(pos, preset, depth, &mut |pos, moves| {
+        // A scripted preset's moves are counted for its move parts (the tree is walked by moves alone).
+        let counted = if preset.script.active { pos.count_moves(preset) } else { pos.count_legal(preset) };
+        let Some(n) = counted else { return 0 };
+        assert_eq!(n, moves.len() as u64, "{what}: position {}", herald::engine::fen::write(preset, pos));
+        1
+    })
 }
 
 #[test]
@@ -92,14 +103,12 @@ fn quiet(pos: &Position, m: herald::engine::Move) -> bool {
 /// Compares `Position::split_moves` with the listed moves at each node down to `depth`; returns
 /// the nodes it split.
 fn walk_split(pos: &mut Position, preset: &Preset, depth: usize, what: &str) -> u64 {
-    let key = |m: &herald::engine::Move| (m.from.idx(), m.to.idx(), m.promo, m.flags, m.extra, m.gate);
-    let mut legal = Vec::new();
-    pos.legal_moves(preset, &mut legal);
-    let mut pseudo = Vec::new();
-    pos.pseudo_moves(preset, &mut pseudo);
-    let mut split = 0;
-    let (mut out, mut safe) = (Vec::new(), Vec::new());
-    if let Some((n, sample)) = pos.split_moves(preset, &mut out, &mut safe) {
+    let key = |m: &Move| (m.from.idx(), m.to.idx(), m.promo, m.flags, m.extra, m.gate);
+    each_node(pos, preset, depth, &mut |pos, legal| {
+        let mut pseudo = Vec::new();
+        pos.pseudo_moves(preset, &mut pseudo);
+        let (mut out, mut safe) = (Vec::new(), Vec::new());
+        let Some((n, sample)) = pos.split_moves(preset, &mut out, &mut safe) else { return 0 };
         let at = herald::engine::fen::write(preset, pos);
         let quiet_legal = legal.iter().filter(|&&m| quiet(pos, m)).count() as u64;
         assert_eq!(n, quiet_legal, "{what}: quiet legal moves of {at}");
@@ -118,16 +127,8 @@ fn walk_split(pos: &mut Position, preset: &Preset, depth: usize, what: &str) -> 
         if let Some(m) = sample {
             assert!(quiet(pos, m) && pseudo.contains(&m), "{what}: {m:?} is a quiet move of {at}");
         }
-        split += 1;
-    }
-    if depth > 1 && pos.static_result(preset).is_none() {
-        for m in legal {
-            pos.make(preset, m);
-            split += walk_split(pos, preset, depth - 1, what);
-            pos.unmake();
-        }
-    }
-    split
+        1
+    })
 }
 
 /// A scripted move part's quiet moves counted with bitboards and the others listed
