@@ -355,10 +355,7 @@ pub fn compile(
             }
             // The same path twice (a move written twice, or ranges that the board clamps alike)
             // would be generated twice at every position.
-            for r in rays.iter_mut().filter(|r| r.len() > 1) {
-                let mut seen = std::collections::HashSet::new();
-                r.retain(|ray| seen.insert(ray.clone()));
-            }
+            rays.iter_mut().filter(|r| r.len() > 1).for_each(dedup_rays);
             rays.iter_mut().for_each(|r| set_skips(r));
             if rays.iter().any(|r| !r.is_empty()) {
                 m.ray_pieces |= 1u128 << cell::piece(kind, side);
@@ -603,6 +600,29 @@ fn shaped_rays(
     }
     out.retain(|r| !r.squares.contains(&from));
     out
+}
+
+/// Drop the later copies of a path in one square's list, keeping the first's place. Equal paths
+/// are found side by side in an order sorted by their squares (a stable sort keeps the first copy
+/// first): hashing each path (with a clone of it) was most of the load time of Universal's shaped
+/// kinds, thousands of paths of a dozen squares.
+fn dedup_rays(list: &mut Vec<Ray>) {
+    fn key(r: &Ray) -> (&[Sq], u8, u8) {
+        (&r.squares, r.first_dest, r.flags)
+    }
+    let mut order: Vec<usize> = (0..list.len()).collect();
+    order.sort_by(|&a, &b| key(&list[a]).cmp(&key(&list[b])));
+    let mut keep = vec![true; list.len()];
+    for w in order.windows(2) {
+        if list[w[0]] == list[w[1]] {
+            keep[w[1]] = false;
+        }
+    }
+    let mut i = 0;
+    list.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
 }
 
 /// Fill each ray's [`Ray::skip`] from the rays after it in its square's list.
@@ -856,21 +876,28 @@ fn compile_back_paths(geo: &Geometry, m: &mut Movement, side: Side, work: &mut W
             }
         }
     }
-    found.sort_by_key(|&(b, e)| (b, e.origin, e.ray));
+    // Within a bucket the entries were found by origin, then ray, each (origin, ray) once: a
+    // stable placement by bucket (a counting sort) orders them by (bucket, origin, ray).
+    let mut path_at = vec![0u32; geo.cells * n + 1];
+    for &(b, _) in &found {
+        path_at[b as usize + 1] += 1;
+    }
+    for b in 1..path_at.len() {
+        path_at[b] += path_at[b - 1];
+    }
+    let mut place = path_at.clone();
+    let mut sorted = vec![(0u32, PathBack { origin: Sq::NONE, at: 0, ray: 0, next: 0 }); found.len()];
+    for &(b, e) in &found {
+        sorted[place[b as usize] as usize] = (b, e);
+        place[b as usize] += 1;
+    }
+    let mut found = sorted;
     let mut next = found.len() as u32;
     for i in (0..found.len()).rev() {
         if i + 1 < found.len() && (found[i + 1].0, found[i + 1].1.origin) != (found[i].0, found[i].1.origin) {
             next = i as u32 + 1;
         }
         found[i].1.next = next;
-    }
-    let mut path_at = vec![0u32; geo.cells * n + 1];
-    let mut k = 0;
-    for (b, at) in path_at.iter_mut().enumerate() {
-        while k < found.len() && (found[k].0 as usize) < b {
-            k += 1;
-        }
-        *at = k as u32;
     }
     let t = &mut m.attacks[side];
     t.path_at = path_at;
