@@ -434,6 +434,10 @@ impl Position {
         for kind in 0..preset.kinds.len() {
             let code = cell::piece(kind, us);
             let mut at = self.code_bits[code as usize & 127];
+            // Most kinds have no piece on the board (Universal's 25 kinds, 8 of them present).
+            if at == 0 {
+                continue;
+            }
             let described = t.kinds[us].get(kind).and_then(Option::as_ref);
             let fit = match described.or_else(|| t.moving[us].get(kind).and_then(Option::as_ref)) {
                 Some(k) if !(ep && (preset.movement.ep_capturers >> code) & 1 != 0) => Some(k),
@@ -460,14 +464,13 @@ impl Position {
                             out.push(m);
                         }
                         if quiet != 0 && sample.is_none() {
-                            // A lone leap onto an empty square is listed as a move with no flags
-                            // (unless the kind has a step that creates an en-passant square);
-                            // else the piece is listed for one, if no other gives one.
-                            let leap = (kbits.any[b] | kbits.quiet[b]) & quiet;
-                            if leap != 0
-                                && preset.movement.steps[us][kind].iter().all(|s| s.flags & flag::CREATES_EP == 0)
-                            {
-                                let to = t.square_of[leap.trailing_zeros() as usize & 63];
+                            // A quiet move that promotes nothing is listed as a move with no flags
+                            // (unless the kind has a step that creates an en-passant square: its
+                            // piece is listed for one, if no other gives one). Which quiet move
+                            // stands for them does not matter: the generator takes the sample's
+                            // judgement for all of them only from a hook run that would fit any.
+                            if preset.movement.steps[us][kind].iter().all(|s| s.flags & flag::CREATES_EP == 0) {
+                                let to = t.square_of[quiet.trailing_zeros() as usize & 63];
                                 sample = Some(Move { from, to, promo: 0, flags: 0, extra: 0, gate: 0 });
                             } else {
                                 quiet_from.get_or_insert(from);
