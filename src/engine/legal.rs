@@ -201,7 +201,8 @@ impl Position {
     /// expose the royal piece on `k`, which is not attacked now: the pieces of `us` alone between it
     /// and an enemy rider; the lame paths of enemy leapers aimed at it; and on a line a hopper or a
     /// confined rider could attack along, the squares up to its second piece (its first two pieces
-    /// decide that attack); the squares of shaped (crooked, multi-leg) paths of enemy pieces aimed at it.
+    /// decide that attack); on each shaped (crooked, multi-leg) path of an enemy piece aimed at it,
+    /// its sole blocker (every square of a path with a hole).
     ///
     /// Fills `g` and returns true, or returns false when the royal piece is attacked now (the
     /// same ride walk finds the attackers and the pinned pieces).
@@ -259,7 +260,18 @@ impl Position {
                     continue;
                 }
                 let path = &rays[e.origin.idx()][e.ray as usize].squares[..e.at as usize];
-                path.iter().for_each(|&s| g.add(s));
+                // A move empties one square (its origin; filling one only blocks a path): the path
+                // opens only by its sole blocker's leaving. A hole on it (which some turns build)
+                // keeps every square.
+                let (mut on, mut last, mut hole) = (0, Sq::NONE, false);
+                for &s in path.iter().filter(|&&s| cells[s.idx()] != cell::EMPTY) {
+                    (on, last, hole) = (on + 1, s, hole || !cell::is_piece(cells[s.idx()]));
+                }
+                match (on, hole) {
+                    (1, false) => g.add(last),
+                    (0, _) | (_, true) => path.iter().for_each(|&s| g.add(s)),
+                    _ => {}
+                }
                 i += 1;
             }
         }
