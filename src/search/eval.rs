@@ -271,7 +271,7 @@ impl Evaluator {
     }
 
     /// The positional terms of [`Tables`] and royal safety, seen from the side to move.
-    fn positional(&self, preset: &Preset, pos: &Position, attacks: [i32; 2]) -> i32 {
+    fn positional(&mut self, preset: &Preset, pos: &Position, attacks: [i32; 2]) -> i32 {
         let mut officers = [0; 2];
         for side in Side::BOTH {
             for &c in &self.officers[side.index()] {
@@ -281,7 +281,7 @@ impl Evaluator {
         // Both sides' officers, against the setup's (counted for both sides too).
         let phase = officers[0] + officers[1];
         let mut s = self.tables.score(pos, phase);
-        if let Some(st) = &self.structure {
+        if let Some(st) = &mut self.structure {
             let full = self.tables.full_phase;
             s += st.score(preset, pos, full - phase.min(full), full);
         }

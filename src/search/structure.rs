@@ -44,6 +44,10 @@ pub struct Structure {
     pawns: Vec<PawnKind>,
     /// `[code]`: the open-file bonus of a kind that rides along files (0 for the others).
     file_rider: [i32; 128],
+    /// `[code]`: whether the kind is pawn-like or a file rider (what [`Structure::score`] finds).
+    tracked: [bool; 128],
+    /// [`Structure::score`]'s list of the pieces it found (kept to spare an allocation).
+    found: Vec<(u8, Side, Sq)>,
 }
 
 /// Per side and file: how many pawn-like pieces, and their lowest and highest rank.
@@ -123,45 +127,53 @@ impl Structure {
         if pawns.is_empty() {
             return None;
         }
-        Some(Structure { pawns, file_rider })
+        let mut tracked = [false; 128];
+        for (code, t) in tracked.iter_mut().enumerate() {
+            *t = file_rider[code] != 0 || pawns.iter().any(|pk| pk.codes.contains(&(code as u8)));
+        }
+        Some(Structure { pawns, file_rider, tracked, found: Vec::with_capacity(64) })
     }
 
     /// The structure terms, White minus Black; `late` of `full` is how far the officers have
     /// gone (0: all on the board).
-    pub fn score(&self, preset: &Preset, pos: &Position, late: i32, full: i32) -> i32 {
+    pub fn score(&mut self, preset: &Preset, pos: &Position, late: i32, full: i32) -> i32 {
         let g = &preset.geo;
         let files = g.files;
         let full = full.max(1);
         let late = late.clamp(0, full);
         let mut s = 0;
+        // The pieces these terms look at, found in one pass over each side's pieces (the rest of
+        // the board is not walked again for each kind and term).
+        let found = &mut self.found;
+        found.clear();
+        for side in Side::BOTH {
+            for at in pos.occupied_by(side) {
+                let code = cell::code(pos.cells[at.idx()]);
+                if self.tracked[code as usize] {
+                    found.push((code, side, at));
+                }
+            }
+        }
         // All pawn-like pieces per side and file, for the open files.
         let mut any = [[0i32; MAX_FILES]; 2];
         for pk in &self.pawns {
             let mut fc = [[NONE; MAX_FILES]; 2];
-            for side in Side::BOTH {
-                let code = pk.codes[side.index()];
-                if pos.counts[code as usize] == 0 {
+            for &(code, side, at) in found.iter() {
+                if code != pk.codes[side.index()] {
                     continue;
                 }
-                for at in pos.occupied_by(side) {
-                    if cell::code(pos.cells[at.idx()]) != code {
-                        continue;
-                    }
-                    let (f, r) = (g.file(at), g.rank(at) as i32);
-                    let c = &mut fc[side.index()][f];
-                    c.n += 1;
-                    c.lo = c.lo.min(r);
-                    c.hi = c.hi.max(r);
-                    any[side.index()][f] += 1;
-                }
+                let (f, r) = (g.file(at), g.rank(at) as i32);
+                let c = &mut fc[side.index()][f];
+                c.n += 1;
+                c.lo = c.lo.min(r);
+                c.hi = c.hi.max(r);
+                any[side.index()][f] += 1;
             }
             for (side, sign) in [(Side::White, 1), (Side::Black, -1)] {
-                let (us, them) = (side.index(), side.other().index());
-                let code = pk.codes[us];
-                if pos.counts[code as usize] == 0 {
+                let us = side.index();
+                if pos.counts[pk.codes[us] as usize] == 0 {
                     continue;
                 }
-                let fwd = pk.forward[us];
                 for f in 0..files {
                     let c = fc[us][f];
                     if c.n == 0 {
@@ -176,34 +188,35 @@ impl Structure {
                         s -= sign * c.n * pk.value * ISOLATED / 100;
                     }
                 }
-                for at in pos.occupied_by(side) {
-                    if cell::code(pos.cells[at.idx()]) != code {
-                        continue;
-                    }
-                    let (f, r) = (g.file(at) as i32, g.rank(at) as i32);
-                    let lo = (f - 1).max(0) as usize;
-                    let hi = ((f + 1) as usize).min(files - 1);
-                    // Passed: no enemy piece of its kind ahead of it on its file or the next ones.
-                    let stopped =
-                        fc[them][lo..=hi].iter().any(|e| e.n > 0 && if fwd > 0 { e.hi > r } else { e.lo < r });
-                    if !stopped {
-                        let b = pk.bonus[us][at.idx()];
-                        s += sign * b * (PASSED_EARLY * (full - late) + PASSED_LATE * late) / (100 * full);
-                    }
+            }
+            for &(code, side, at) in found.iter() {
+                let (us, them) = (side.index(), side.other().index());
+                if code != pk.codes[us] {
+                    continue;
+                }
+                let sign = if side == Side::White { 1 } else { -1 };
+                let fwd = pk.forward[us];
+                let (f, r) = (g.file(at) as i32, g.rank(at) as i32);
+                let lo = (f - 1).max(0) as usize;
+                let hi = ((f + 1) as usize).min(files - 1);
+                // Passed: no enemy piece of its kind ahead of it on its file or the next ones.
+                let stopped = fc[them][lo..=hi].iter().any(|e| e.n > 0 && if fwd > 0 { e.hi > r } else { e.lo < r });
+                if !stopped {
+                    let b = pk.bonus[us][at.idx()];
+                    s += sign * b * (PASSED_EARLY * (full - late) + PASSED_LATE * late) / (100 * full);
                 }
             }
         }
-        for (side, sign) in [(Side::White, 1), (Side::Black, -1)] {
+        for &(code, side, at) in found.iter() {
+            let b = self.file_rider[code as usize];
+            if b == 0 {
+                continue;
+            }
             let (us, them) = (side.index(), side.other().index());
-            for at in pos.occupied_by(side) {
-                let b = self.file_rider[cell::code(pos.cells[at.idx()]) as usize];
-                if b == 0 {
-                    continue;
-                }
-                let f = g.file(at);
-                if any[us][f] == 0 {
-                    s += sign * if any[them][f] == 0 { b } else { b / 2 };
-                }
+            let sign = if side == Side::White { 1 } else { -1 };
+            let f = g.file(at);
+            if any[us][f] == 0 {
+                s += sign * if any[them][f] == 0 { b } else { b / 2 };
             }
         }
         s
