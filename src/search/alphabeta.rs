@@ -62,9 +62,6 @@ const SEE_CAPTURE: i32 = 100;
 /// the first `late_moves(depth, improving)` tried are not searched (those ordered that late
 /// rarely cut, and a node this near the horizon has little to lose).
 const LMP_DEPTH: i32 = 4;
-/// Delta pruning: out of check, quiescence does not try a capture whose victim, with this margin,
-/// cannot lift the standing score to alpha.
-const DELTA: i32 = 200;
 /// A ply's static score when it has none (in check, or not evaluated).
 const NO_STAT: i32 = i32::MIN;
 
@@ -719,9 +716,6 @@ impl Core {
         turns.dedup_by_key(|t| capture_move(t));
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
         order::score(ev, p, pos, turns, None, &[None, None], None, &self.history, &mut scores);
-        // Where a capture gains its victim and nothing more (no script, explosion, hand or
-        // compulsion), the victim's value bounds what it can win.
-        let delta = !checked && !p.script.active && p.explode.is_none() && !p.must_capture && !p.captures_to_hand;
         for i in 0..turns.len() {
             order::pick(turns, &mut scores, i);
             let t = turns[i];
@@ -729,13 +723,6 @@ impl Core {
             // following, unless the side to move is in check.
             if !checked && scores[i] < order::GOOD_CAPTURE {
                 break;
-            }
-            if delta && let Some(gain) = victim_value(ev, pos, &t) {
-                let bound = stand + gain + DELTA;
-                if bound <= alpha {
-                    best = best.max(bound);
-                    continue;
-                }
             }
             if !self.make(p, pos, &t)? {
                 continue;
@@ -756,18 +743,6 @@ impl Core {
         self.plies[ply].scores = scores;
         Ok(best)
     }
-}
-
-/// The value of the piece a plain capture (no promotion, not en passant) takes, when it has one
-/// and is not royal: what delta pruning may bound the capture by.
-fn victim_value(ev: &Evaluator, pos: &Position, t: &Turn) -> Option<i32> {
-    let m = t.only_move()?;
-    if m.promo != 0 || m.flags & (mflag::CAPTURE | mflag::EP) != mflag::CAPTURE {
-        return None;
-    }
-    let c = pos.cells[m.to.idx()];
-    let v = ev.value_of(c);
-    (v > 0 && !pos.is_royal_code(c)).then_some(v)
 }
 
 /// How many turns a node `depth` plies from the horizon tries before late-move pruning skips its
