@@ -408,7 +408,7 @@ impl Position {
                 || self.cells[c.rook_from.idx()] != cell::with_unmoved(c.rook)
                 || !c.empty.iter().all(|&s| self.cells[s.idx()] == cell::EMPTY)
                 || c.safe.iter().any(|&s| {
-                    self.attacked(preset, s, self.side.other()) && !self.shielded(preset, s, self.side.other())
+                    self.attacked_now(preset, s, self.side.other()) && !self.shielded(preset, s, self.side.other())
                 })
             {
                 continue;
@@ -433,6 +433,19 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// [`Self::attacked`], told from the attack bitboards where the preset has them (a few ANDs
+    /// per enemy code instead of every leap and ride walked on the cells: a search lists
+    /// castlings, and so tries their squares, at most of its nodes).
+    fn attacked_now(&self, preset: &Preset, sq: Sq, by: Side) -> bool {
+        if let Some(ab) = &preset.attack_bits {
+            let occ = self.side_bits[Side::White] | self.side_bits[Side::Black];
+            if let Some(hit) = self.attacked_bits(preset, ab, sq, by, occ, 0) {
+                return hit;
+            }
+        }
+        self.attacked(preset, sq, by)
     }
 
     /// Whether any piece of `by` could capture on `sq`.
