@@ -107,7 +107,7 @@ fn scripted_in<'a>(
     if depth == 0 {
         return Ok(1);
     }
-    if super::end::terminal(pos, preset)?.is_some() {
+    if super::end::terminal_in(pos, preset, memos)?.is_some() {
         return Ok(0);
     }
     if depth == 1 && bulk {
