@@ -1,7 +1,7 @@
 //! Perft: count the leaves of the legal-turn tree, with bulk counting at the last ply.
 
 use super::memo::Memos;
-use super::turngen::{count_turns_in, for_each_turn, legal_turns};
+use super::turngen::{count_turns_in, for_each_turn, for_each_turn_in, legal_turns};
 use crate::engine::position::{Move, Position};
 use crate::engine::turn::format_turn;
 use crate::preset::Preset;
@@ -114,7 +114,7 @@ fn scripted_in<'a>(
         return count_turns_in(pos, preset, memos);
     }
     let mut n = 0;
-    for_each_turn(pos, preset, &mut |p, _| {
+    for_each_turn_in(pos, preset, memos, &mut |p, _, memos| {
         n += scripted_in(p, preset, depth - 1, bulk, memos)?;
         Ok(())
     })?;

@@ -21,6 +21,9 @@ type R<T> = Result<T, ScriptError>;
 
 pub type Visit<'v> = dyn FnMut(&mut Position, &Turn) -> Result<(), ScriptError> + 'v;
 
+/// A visit that is lent the generator's memos while it runs ([`for_each_turn_in`]).
+pub type VisitIn<'a, 'v> = dyn FnMut(&mut Position, &Turn, &mut Memos<'a>) -> Result<(), ScriptError> + 'v;
+
 /// The reason [`trial`] gives when a turn fails only for leaving the mover's royal piece attacked.
 pub const ROYAL_UNSAFE: &str = "it would leave the royal piece attacked";
 /// `checks illegal`: the turn would attack the opponent's royal piece.
@@ -106,10 +109,36 @@ pub fn for_each_turn(pos: &mut Position, preset: &Preset, visit: &mut Visit) -> 
         }
         return Ok(());
     }
+    for_each_turn_in(pos, preset, &mut Memos::default(), &mut |p, t, _| visit(p, t))
+}
+
+/// [`for_each_turn`] with memos kept from one listing to the next (a perft's): the generator uses
+/// them while it lists, and lends them to `visit` (whose listings below use them too). Without
+/// them every listing of a perft's inner nodes learnt its hooks' runs again (Maidens' `on
+/// turn_start` and `on after move` ran in full once or more per listing).
+pub fn for_each_turn_in<'a>(
+    pos: &mut Position,
+    preset: &'a Preset,
+    memos: &mut Memos<'a>,
+    visit: &mut VisitIn<'a, '_>,
+) -> Result<(), ScriptError> {
+    if !preset.script.active {
+        let mut moves = Vec::new();
+        pos.legal_moves(preset, &mut moves);
+        for m in moves {
+            pos.make(preset, m);
+            let r = visit(pos, &Turn::single(m), memos);
+            pos.unmake();
+            r?;
+        }
+        return Ok(());
+    }
     let mut g = Gen::new(preset, pos.side, None, false);
+    g.memos = std::mem::take(memos);
     pos.begin_turn();
     let r = g.start(pos).and_then(|ok| if ok { g.parts(pos, 0, &mut Turn::default(), visit) } else { Ok(()) });
     pos.unmake();
+    *memos = std::mem::take(&mut g.memos);
     r
 }
 
@@ -137,7 +166,7 @@ pub fn count_turns_in<'a>(pos: &mut Position, preset: &'a Preset, memos: &mut Me
     pos.begin_turn();
     let r = g.start(pos).and_then(|ok| {
         if ok {
-            g.parts(pos, 0, &mut Turn::default(), &mut |_, _| {
+            g.parts(pos, 0, &mut Turn::default(), &mut |_, _, _| {
                 visited += 1;
                 Ok(())
             })
@@ -435,9 +464,15 @@ impl<'a> Gen<'a> {
         self.preset.script.turn.len().max(1)
     }
 
-    fn parts(&mut self, pos: &mut Position, i: usize, turn: &mut Turn, visit: &mut Visit) -> Result<(), ScriptError> {
+    fn parts(
+        &mut self,
+        pos: &mut Position,
+        i: usize,
+        turn: &mut Turn,
+        visit: &mut VisitIn<'a, '_>,
+    ) -> Result<(), ScriptError> {
         if i == self.part_count() {
-            return self.finish(pos, turn, visit);
+            return self.finish(pos, turn, visit, true);
         }
         if self.hopeless(pos, i) {
             return Ok(());
@@ -466,7 +501,7 @@ impl<'a> Gen<'a> {
         i: usize,
         kinds: &[PartKind],
         turn: &mut Turn,
-        visit: &mut Visit,
+        visit: &mut VisitIn<'a, '_>,
     ) -> Result<bool, ScriptError> {
         if self.leaf
             && let Some(n) = self.bulk(pos, i, kinds)?
@@ -618,7 +653,12 @@ impl<'a> Gen<'a> {
             let m = pos.mark();
             if self.step(pos, c, safe, drops_safe)?.is_none() {
                 turn.push(c);
-                let r = self.parts(pos, i + 1, turn, visit);
+                // The last part: its turn's end is undone with the part just below.
+                let r = if i + 1 == self.part_count() {
+                    self.finish(pos, turn, visit, false)
+                } else {
+                    self.parts(pos, i + 1, turn, visit)
+                };
                 turn.pop();
                 r?;
             }
@@ -1182,7 +1222,16 @@ impl<'a> Gen<'a> {
         self.safe_at == Some(pos.cell_changes())
     }
 
-    fn finish(&mut self, pos: &mut Position, turn: &Turn, visit: &mut Visit) -> Result<(), ScriptError> {
+    /// The turn is complete: count it, or end it and visit the position after it. `restore`: put
+    /// the board back as it was before the turn's end; not needed when the caller undoes the last
+    /// part right after (a candidate's loop), which undoes the end too.
+    fn finish(
+        &mut self,
+        pos: &mut Position,
+        turn: &Turn,
+        visit: &mut VisitIn<'a, '_>,
+        restore: bool,
+    ) -> Result<(), ScriptError> {
         if turn.is_empty() {
             return Ok(());
         }
@@ -1197,10 +1246,22 @@ impl<'a> Gen<'a> {
             return Ok(());
         }
         let deferred = self.deferred;
-        let m = pos.mark();
-        let r = self.undefer(pos).and_then(|()| if self.end(pos)?.is_none() { visit(pos, turn) } else { Ok(()) });
-        pos.undo_to(&m);
+        let m = restore.then(|| pos.mark());
+        let r = self
+            .undefer(pos)
+            .and_then(|()| if self.end(pos)?.is_none() { self.visit(pos, turn, visit) } else { Ok(()) });
+        if let Some(m) = m {
+            pos.undo_to(&m);
+        }
         self.deferred = deferred;
+        r
+    }
+
+    /// Visit a finished turn, lending it the memos.
+    fn visit(&mut self, pos: &mut Position, turn: &Turn, visit: &mut VisitIn<'a, '_>) -> Result<(), ScriptError> {
+        let mut memos = std::mem::take(&mut self.memos);
+        let r = visit(pos, turn, &mut memos);
+        self.memos = memos;
         r
     }
 
