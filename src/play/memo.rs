@@ -254,7 +254,9 @@ impl<'a> Memos<'a> {
     /// What `body` run by `mover` on `part` with these globals writes, if a run like it is kept;
     /// `at_to`: what stands on the part's `to` (see [`content`]), `None` when not known.
     /// With the steps the run took (to be charged: see [`Reads::steps`]).
-    /// `cells`: the board after the part; `checks`: its checks.
+    /// `cells`: the board after the part; `checks`: its checks. `hint`: where the caller found
+    /// this body's run last (looked at first, then set): a listing's candidates, one after
+    /// another, mostly reuse one run, while the listings below them find others in between.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn hook(
@@ -266,8 +268,11 @@ impl<'a> Memos<'a> {
         g: &Globals,
         cells: &[u8],
         checks: &Checks,
+        hint: &mut usize,
     ) -> Option<(&Few, u64)> {
-        let (writes, _, steps) = self.0.as_ref()?.hook(body, mover, part, at_to, g, Some(cells), Some(checks))?;
+        let m = self.0.as_ref()?;
+        let (writes, _, steps) = m.hook_from(*hint, body, mover, part, at_to, g, Some(cells), Some(checks))?;
+        *hint = m.last.get();
         Some((writes, steps))
     }
 
@@ -501,6 +506,23 @@ impl<'a> Inner<'a> {
         cells: Option<&[u8]>,
         checks: Option<&Checks>,
     ) -> Option<(&Few, bool, u64)> {
+        self.hook_from(self.last.get(), body, mover, part, at_to, g, cells, checks)
+    }
+
+    /// [`Inner::hook`], looking at run `last` first.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn hook_from(
+        &self,
+        last: usize,
+        body: &Body,
+        mover: Side,
+        part: Option<&PartVal>,
+        at_to: Option<u8>,
+        g: &Globals,
+        cells: Option<&[u8]>,
+        checks: Option<&Checks>,
+    ) -> Option<(&Few, bool, u64)> {
         let key = part.map_or(0, packed);
         let fits = |r: &HookRun| {
             std::ptr::eq(r.body, body)
@@ -514,7 +536,6 @@ impl<'a> Inner<'a> {
                 })
                 && (r.checks == 0 || checks.is_some_and(|c| c.of(r.checks) == r.checked))
         };
-        let last = self.last.get();
         let found = match self.hooks.get(last) {
             Some(r) if fits(r) => Some(last),
             _ => self.hooks.iter().position(fits),

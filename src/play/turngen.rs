@@ -73,7 +73,13 @@ struct Gen<'a> {
     deferred: bool,
     /// The sole blockers found before the candidates of the part being tried (see [`PinsAt`]).
     pins_at: Option<Box<PinsAt>>,
+    /// Where this listing found a hook's run in the memos last, by the hook's address (see
+    /// [`Memos::hook`]).
+    hints: [usize; HINTS],
 }
+
+/// Hooks whose runs a listing remembers where it found.
+const HINTS: usize = 8;
 
 /// Enemy rider lines and cells a [`PinsAt`] follows at most (more: not kept).
 const PIN_LINES: usize = 32;
@@ -370,6 +376,7 @@ impl<'a> Gen<'a> {
             memos: Memos::default(),
             deferred: false,
             pins_at: None,
+            hints: [0; HINTS],
         }
     }
 
@@ -418,8 +425,9 @@ impl<'a> Gen<'a> {
         let preset = self.preset;
         let at_to = part.map(|p| memo::content(pos.cells[p.to.idx()]));
         let checks = memo::Checks::new(pos, preset);
+        let hint = &mut self.hints[(body as *const Body as usize >> 4) % HINTS];
         if let Some((writes, steps)) =
-            self.memos.hook(body, self.mover, part.as_ref(), at_to, &Globals::of(&pos.state), &pos.cells, &checks)
+            self.memos.hook(body, self.mover, part.as_ref(), at_to, &Globals::of(&pos.state), &pos.cells, &checks, hint)
         {
             for (i, v) in writes.items() {
                 // Most often it holds that value already: not copied (nor dropped) then.
@@ -430,6 +438,19 @@ impl<'a> Gen<'a> {
             charge_steps(steps, body)?;
             return Ok(None);
         }
+        self.run_hook(pos, call, part, at_to)
+    }
+
+    /// Run a hook no kept run stands for: recorded (and kept if it can be) while its runs are
+    /// worth recording.
+    fn run_hook(
+        &mut self,
+        pos: &mut Position,
+        call: Call<'a>,
+        part: Option<PartVal>,
+        at_to: Option<u8>,
+    ) -> R<Option<String>> {
+        let (preset, body) = (self.preset, call.body);
         if !self.memos.worth(body) {
             return hooks::run(preset, pos, call, None);
         }
