@@ -73,6 +73,9 @@ struct Gen<'a> {
     deferred: bool,
     /// The sole blockers found before the candidates of the part being tried (see [`PinsAt`]).
     pins_at: Option<Box<PinsAt>>,
+    /// A [`PinsAt`] no longer in use, filled again by the next [`Gen::pins_here`]: a kilobyte
+    /// allocated per listing of Ruddigore's last ply was a tenth of what the curse costs there.
+    spare_pins: Option<Box<PinsAt>>,
     /// Where this listing found a hook's run in the memos last, by the hook's address (see
     /// [`Memos::hook`]).
     hints: [usize; HINTS],
@@ -258,19 +261,21 @@ fn count_untried(pos: &mut Position, preset: &Preset, memos: &Memos) -> Option<R
 struct Pool {
     parts: Vec<Vec<TurnPart>>,
     moves: Vec<Vec<Move>>,
+    pins: Option<Box<PinsAt>>,
 }
 
 thread_local! {
     // Made at compile time: a lazily made one is checked for having been made at every access,
     // twice per listing (a tenth of what a bulk perft's last ply spends on its generator).
-    static POOL: std::cell::Cell<Pool> = const { std::cell::Cell::new(Pool { parts: Vec::new(), moves: Vec::new() }) };
+    static POOL: std::cell::Cell<Pool> = const { std::cell::Cell::new(Pool { parts: Vec::new(), moves: Vec::new(), pins: None }) };
 }
 
 impl Drop for Gen<'_> {
     fn drop(&mut self) {
         let parts = std::mem::take(&mut self.spare);
         let moves = std::mem::take(&mut self.spare_moves);
-        POOL.set(Pool { parts, moves });
+        let pins = self.spare_pins.take();
+        POOL.set(Pool { parts, moves, pins });
     }
 }
 
@@ -376,6 +381,7 @@ impl<'a> Gen<'a> {
             memos: Memos::default(),
             deferred: false,
             pins_at: None,
+            spare_pins: pool.pins,
             hints: [0; HINTS],
         }
     }
@@ -687,7 +693,10 @@ impl<'a> Gen<'a> {
             self.safe_at = entry;
         }
         if let Some(outer) = outer_pins {
-            self.pins_at = outer;
+            // This board's, kept for the next listing's to fill.
+            if let Some(here) = std::mem::replace(&mut self.pins_at, outer) {
+                self.spare_pins = Some(here);
+            }
         }
         self.give_parts(cands);
         self.spare_moves.push(legal_moves);
@@ -803,21 +812,32 @@ impl<'a> Gen<'a> {
 
     /// The sole blockers of the mover's royal piece on this board, line by line (see [`PinsAt`]);
     /// `None` when they are not found line by line or there are too many lines or cells.
-    fn pins_here(&self, pos: &Position) -> Option<Box<PinsAt>> {
+    fn pins_here(&mut self, pos: &Position) -> Option<Box<PinsAt>> {
         let (preset, us) = (self.preset, self.mover);
         let rides = &preset.movement.attacks[us.other()].rides;
         if !Position::blockers_by_line(preset, us) || rides.len() > PIN_LINES || pos.cells.len() > PIN_CELLS {
             return None;
         }
         let royal = pos.royal_square(us)?;
-        let mut p = PinsAt {
-            at: pos.cell_changes(),
-            royal,
-            pins: None,
-            on_line: [None; PIN_LINES],
-            lines: rides.len(),
-            cells: [0; PIN_CELLS],
+        let mut p = match self.spare_pins.take() {
+            Some(mut spare) => {
+                spare.cells.fill(0);
+                spare
+            }
+            None => Box::new(PinsAt {
+                at: 0,
+                royal,
+                pins: None,
+                on_line: [None; PIN_LINES],
+                lines: 0,
+                cells: [0; PIN_CELLS],
+            }),
         };
+        p.at = pos.cell_changes();
+        p.royal = royal;
+        p.pins = None;
+        p.on_line = [None; PIN_LINES];
+        p.lines = rides.len();
         p.cells[royal.idx()] = u32::MAX;
         for (j, r) in rides.iter().enumerate() {
             p.on_line[j] = pos.sole_blocker_on(preset, us, j);
@@ -835,7 +855,7 @@ impl<'a> Gen<'a> {
             }
         }
         p.pins = Pins::of(p.on_line[..p.lines].iter().flatten().copied());
-        Some(Box::new(p))
+        Some(p)
     }
 
     /// [`Position::sole_blockers`] for the mover: those of [`Gen::pins_at`], the lines through a
