@@ -292,7 +292,8 @@ impl<'a> Memos<'a> {
         g: &Globals,
         cells: Option<&[u8]>,
     ) -> Option<(&Few, bool, u64)> {
-        self.0.as_ref()?.hook(body, mover, Some(part), at_to, g, cells, None)
+        let m = self.0.as_ref()?;
+        m.hook_from(m.last.get(), body, mover, Some(part), at_to, g, cells, None)
     }
 
     /// Whether runs of `body` are still worth recording.
@@ -495,21 +496,8 @@ impl<'a> Inner<'a> {
         self.holes_hash ^= self.holes_hash >> 32;
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn hook(
-        &self,
-        body: &Body,
-        mover: Side,
-        part: Option<&PartVal>,
-        at_to: Option<u8>,
-        g: &Globals,
-        cells: Option<&[u8]>,
-        checks: Option<&Checks>,
-    ) -> Option<(&Few, bool, u64)> {
-        self.hook_from(self.last.get(), body, mover, part, at_to, g, cells, checks)
-    }
-
-    /// [`Inner::hook`], looking at run `last` first.
+    /// The kept run of `body` by `mover` on `part` that holds here, looking at run `last` first
+    /// (see [`Memos::hook`]); with whether it fits every quiet move, and its steps.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn hook_from(
@@ -552,7 +540,7 @@ impl<'a> Inner<'a> {
         Some((&r.writes, uniform, r.steps))
     }
 
-    /// [`Inner::hook`] among the runs kept by key: one probe per class of the body's runs.
+    /// [`Inner::hook_from`] among the runs kept by key: one probe per class of the body's runs.
     fn keyed_hook(
         &self,
         body: &Body,
