@@ -91,3 +91,72 @@ fn follow_of_a_list_and_of_a_square_listed_as_played() {
     let preset = herald::check::load_text("inline.preset", text).unwrap_or_else(|e| panic!("{}", e.render()));
     assert!(check(preset, None, 3) > 100);
 }
+
+/// Leaves below `depth` counted with every `on game_end` run (no memo), turn by turn.
+fn plain_perft(pos: &mut Position, preset: &Preset, depth: usize) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if herald::play::end::terminal(pos, preset).expect("scripts run").is_some() {
+        return 0;
+    }
+    let mut n = 0;
+    for_each_turn(pos, preset, &mut |p, _| {
+        n += plain_perft(p, preset, depth - 1);
+        Ok(())
+    })
+    .expect("scripts run");
+    n
+}
+
+/// Perft keeps `on game_end` verdicts by the side to move and the piece counts when the run read
+/// nothing else of the position (`play::end::terminal_in`): the counts must be those of running
+/// it at every node, for a hook that counts pieces only (Modern Chaturanga), one that reads a
+/// square in some positions, and one that reads a `state` variable beside the counts.
+#[test]
+fn game_end_verdicts_reused_only_where_they_hold() {
+    let deep = if cfg!(debug_assertions) { 3 } else { 4 };
+    let chaturanga = herald::check::load("modern-chaturanga").expect("loads");
+    let board = r#"
+        extends "chess"
+        on game_end {
+            if count(Queen, mover) == 0 {
+                if piece_at(e4) != none {
+                    win opponent "queenless with e4 taken"
+                }
+            }
+            if len(pieces(opponent)) < 15 and count(Knight) < 4 {
+                draw "a piece down"
+            }
+        }
+    "#;
+    let state = r#"
+        extends "chess"
+        state takes = 0
+        on after move {
+            if part.capture {
+                takes = takes + 1
+            }
+        }
+        on game_end {
+            if takes >= 2 and count(Pawn, mover) < 8 {
+                draw "two takes"
+            }
+        }
+    "#;
+    let inline = |text| herald::check::load_text("inline.preset", text).unwrap_or_else(|e| panic!("{}", e.render()));
+    for (preset, fen) in [
+        (chaturanga, None),
+        (inline(board), Some("rnbqkbnr/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2")),
+        (inline(board), Some("rnb1kbnr/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/RNB1KBNR w KQkq - 0 2")),
+        (inline(state), Some("rnbqkbnr/ppp2ppp/8/3pp3/3PP3/8/PPP2PPP/RNBQKBNR w KQkq - 0 3")),
+    ] {
+        let preset = Arc::new(preset);
+        let mut game = Game::new(preset.clone(), fen, None).expect("fen parses");
+        let depth = if fen.is_some() { deep - 1 } else { deep };
+        let want = plain_perft(&mut game.pos.clone(), &preset, depth);
+        let got = herald::play::perft::try_perft(&mut game.pos, &preset, depth, false).expect("perft");
+        assert_eq!(got, want, "{}", fen.unwrap_or("setup"));
+        assert!(want > 1000, "{want}");
+    }
+}

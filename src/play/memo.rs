@@ -7,6 +7,7 @@
 //! `buildable()`) is kept by the shape itself, the holes, for the listings of other positions of
 //! that shape.
 
+use crate::engine::GameOver;
 use crate::engine::board::{Sq, cell};
 use crate::engine::position::Position;
 use crate::engine::side::Side;
@@ -137,6 +138,22 @@ struct Worth {
     kept: u32,
 }
 
+/// `on game_end` verdicts kept at most, a slot per hash of their key (a new one replaces the one
+/// in its slot): a perft meets few sets of piece counts, over and over.
+const ENDS: usize = 1024;
+
+/// An `on game_end` run that read nothing of the position but the piece counts (see
+/// [`Reads::material`]): its verdict holds for the same side to move, the same counts of every
+/// piece code on the board, and the globals it read as they were.
+struct EndRun {
+    body: *const Body,
+    side: Side,
+    counts: [u16; 128],
+    reads: Few,
+    verdict: Option<GameOver>,
+    steps: u64,
+}
+
 /// Guard values kept; a new one replaces the oldest.
 const GUARDS: usize = 4;
 
@@ -182,6 +199,8 @@ struct Inner<'a> {
     holes: Vec<u64>,
     holes_hash: u64,
     guards: [Option<Guard>; GUARDS],
+    /// `on game_end` verdicts by [`end_slot`] (empty until one is kept).
+    ends: Vec<Option<EndRun>>,
 }
 
 static NOTHING: Few = Few::EMPTY;
@@ -235,7 +254,9 @@ impl<'a> Memos<'a> {
     /// What `body` run by `mover` on `part` with these globals writes, if a run like it is kept;
     /// `at_to`: what stands on the part's `to` (see [`content`]), `None` when not known.
     /// With the steps the run took (to be charged: see [`Reads::steps`]).
-    /// `cells`: the board after the part; `checks`: its checks.
+    /// `cells`: the board after the part; `checks`: its checks. `hint`: where the caller found
+    /// this body's run last (looked at first, then set): a listing's candidates, one after
+    /// another, mostly reuse one run, while the listings below them find others in between.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn hook(
@@ -247,8 +268,11 @@ impl<'a> Memos<'a> {
         g: &Globals,
         cells: &[u8],
         checks: &Checks,
+        hint: &mut usize,
     ) -> Option<(&Few, u64)> {
-        let (writes, _, steps) = self.0.as_ref()?.hook(body, mover, part, at_to, g, Some(cells), Some(checks))?;
+        let m = self.0.as_ref()?;
+        let (writes, _, steps) = m.hook_from(*hint, body, mover, part, at_to, g, Some(cells), Some(checks))?;
+        *hint = m.last.get();
         Some((writes, steps))
     }
 
@@ -268,7 +292,8 @@ impl<'a> Memos<'a> {
         g: &Globals,
         cells: Option<&[u8]>,
     ) -> Option<(&Few, bool, u64)> {
-        self.0.as_ref()?.hook(body, mover, Some(part), at_to, g, cells, None)
+        let m = self.0.as_ref()?;
+        m.hook_from(m.last.get(), body, mover, Some(part), at_to, g, cells, None)
     }
 
     /// Whether runs of `body` are still worth recording.
@@ -379,6 +404,57 @@ impl Memos<'_> {
     }
 }
 
+impl Memos<'_> {
+    /// The `on game_end` verdict (`body`) for the side to move on this board, if a run that read
+    /// only the piece counts and globals that are as they were is kept; with the steps it took.
+    #[inline]
+    pub fn game_end(&self, body: &Body, pos: &Position) -> Option<(Option<GameOver>, u64)> {
+        let m = self.0.as_ref()?;
+        if m.ends.is_empty() {
+            return None;
+        }
+        let r = m.ends[end_slot(pos.side, &pos.counts)].as_ref()?;
+        let fits = std::ptr::eq(r.body, body)
+            && r.side == pos.side
+            && r.counts == pos.counts
+            && Globals::of(&pos.state).hold(&r.reads);
+        fits.then(|| (r.verdict.clone(), r.steps))
+    }
+
+    /// Keep the `on game_end` run (`body`) just recorded in [`Memos::reads`], which gave
+    /// `verdict` on this board, if it read nothing but the piece counts and the globals.
+    pub fn keep_game_end(&mut self, body: &Body, pos: &Position, verdict: &Option<GameOver>) {
+        let m = self.0.get_or_insert_default();
+        let kept = m.reads.material_only();
+        m.tally(body, kept);
+        if !kept {
+            return;
+        }
+        if m.ends.is_empty() {
+            m.ends.resize_with(ENDS, || None);
+        }
+        let run = EndRun {
+            body,
+            side: pos.side,
+            counts: pos.counts,
+            reads: m.reads.globals.clone(),
+            verdict: verdict.clone(),
+            steps: m.reads.steps,
+        };
+        m.ends[end_slot(pos.side, &pos.counts)] = Some(run);
+    }
+}
+
+/// The slot of an `on game_end` verdict for `side` to move with these piece counts.
+#[inline]
+fn end_slot(side: Side, counts: &[u16; 128]) -> usize {
+    let mut h = Mix(side as u64);
+    for w in counts.chunks_exact(4) {
+        h.add(u64::from(w[0]) | u64::from(w[1]) << 16 | u64::from(w[2]) << 32 | u64::from(w[3]) << 48);
+    }
+    h.finish() as usize % ENDS
+}
+
 /// The key of part `i`'s shape-only `from` for `mover` on a shape of this hash.
 #[inline]
 fn key(hash: u64, i: usize, mover: Side) -> u64 {
@@ -420,9 +496,13 @@ impl<'a> Inner<'a> {
         self.holes_hash ^= self.holes_hash >> 32;
     }
 
+    /// The kept run of `body` by `mover` on `part` that holds here, looking at run `last` first
+    /// (see [`Memos::hook`]); with whether it fits every quiet move, and its steps.
     #[allow(clippy::too_many_arguments)]
-    fn hook(
+    #[inline]
+    fn hook_from(
         &self,
+        last: usize,
         body: &Body,
         mover: Side,
         part: Option<&PartVal>,
@@ -444,7 +524,6 @@ impl<'a> Inner<'a> {
                 })
                 && (r.checks == 0 || checks.is_some_and(|c| c.of(r.checks) == r.checked))
         };
-        let last = self.last.get();
         let found = match self.hooks.get(last) {
             Some(r) if fits(r) => Some(last),
             _ => self.hooks.iter().position(fits),
@@ -461,7 +540,7 @@ impl<'a> Inner<'a> {
         Some((&r.writes, uniform, r.steps))
     }
 
-    /// [`Inner::hook`] among the runs kept by key: one probe per class of the body's runs.
+    /// [`Inner::hook_from`] among the runs kept by key: one probe per class of the body's runs.
     fn keyed_hook(
         &self,
         body: &Body,
@@ -531,7 +610,7 @@ impl<'a> Inner<'a> {
         state: &[Value],
         checks: &Checks,
     ) {
-        if self.reads.outside {
+        if self.reads.beyond() {
             self.tally(body, false);
             return;
         }
@@ -632,7 +711,7 @@ impl<'a> Inner<'a> {
         mover: Side,
         list: Vec<Value>,
     ) -> Result<Arc<Vec<Value>>, Vec<Value>> {
-        let kept = !self.reads.outside && self.reads.checks == 0 && self.reads.written == 0 && i < MAX_PARTS;
+        let kept = !self.reads.beyond() && self.reads.checks == 0 && self.reads.written == 0 && i < MAX_PARTS;
         self.tally(body, kept);
         if !kept {
             return Err(list);

@@ -21,6 +21,9 @@ type R<T> = Result<T, ScriptError>;
 
 pub type Visit<'v> = dyn FnMut(&mut Position, &Turn) -> Result<(), ScriptError> + 'v;
 
+/// A visit that is lent the generator's memos while it runs ([`for_each_turn_in`]).
+pub type VisitIn<'a, 'v> = dyn FnMut(&mut Position, &Turn, &mut Memos<'a>) -> Result<(), ScriptError> + 'v;
+
 /// The reason [`trial`] gives when a turn fails only for leaving the mover's royal piece attacked.
 pub const ROYAL_UNSAFE: &str = "it would leave the royal piece attacked";
 /// `checks illegal`: the turn would attack the opponent's royal piece.
@@ -70,7 +73,16 @@ struct Gen<'a> {
     deferred: bool,
     /// The sole blockers found before the candidates of the part being tried (see [`PinsAt`]).
     pins_at: Option<Box<PinsAt>>,
+    /// A [`PinsAt`] no longer in use, filled again by the next [`Gen::pins_here`]: a kilobyte
+    /// allocated per listing of Ruddigore's last ply was a tenth of what the curse costs there.
+    spare_pins: Option<Box<PinsAt>>,
+    /// Where this listing found a hook's run in the memos last, by the hook's address (see
+    /// [`Memos::hook`]).
+    hints: [usize; HINTS],
 }
+
+/// Hooks whose runs a listing remembers where it found.
+const HINTS: usize = 8;
 
 /// Enemy rider lines and cells a [`PinsAt`] follows at most (more: not kept).
 const PIN_LINES: usize = 32;
@@ -106,10 +118,36 @@ pub fn for_each_turn(pos: &mut Position, preset: &Preset, visit: &mut Visit) -> 
         }
         return Ok(());
     }
+    for_each_turn_in(pos, preset, &mut Memos::default(), &mut |p, t, _| visit(p, t))
+}
+
+/// [`for_each_turn`] with memos kept from one listing to the next (a perft's): the generator uses
+/// them while it lists, and lends them to `visit` (whose listings below use them too). Without
+/// them every listing of a perft's inner nodes learnt its hooks' runs again (Maidens' `on
+/// turn_start` and `on after move` ran in full once or more per listing).
+pub fn for_each_turn_in<'a>(
+    pos: &mut Position,
+    preset: &'a Preset,
+    memos: &mut Memos<'a>,
+    visit: &mut VisitIn<'a, '_>,
+) -> Result<(), ScriptError> {
+    if !preset.script.active {
+        let mut moves = Vec::new();
+        pos.legal_moves(preset, &mut moves);
+        for m in moves {
+            pos.make(preset, m);
+            let r = visit(pos, &Turn::single(m), memos);
+            pos.unmake();
+            r?;
+        }
+        return Ok(());
+    }
     let mut g = Gen::new(preset, pos.side, None, false);
+    g.memos = std::mem::take(memos);
     pos.begin_turn();
     let r = g.start(pos).and_then(|ok| if ok { g.parts(pos, 0, &mut Turn::default(), visit) } else { Ok(()) });
     pos.unmake();
+    *memos = std::mem::take(&mut g.memos);
     r
 }
 
@@ -137,7 +175,7 @@ pub fn count_turns_in<'a>(pos: &mut Position, preset: &'a Preset, memos: &mut Me
     pos.begin_turn();
     let r = g.start(pos).and_then(|ok| {
         if ok {
-            g.parts(pos, 0, &mut Turn::default(), &mut |_, _| {
+            g.parts(pos, 0, &mut Turn::default(), &mut |_, _, _| {
                 visited += 1;
                 Ok(())
             })
@@ -223,19 +261,21 @@ fn count_untried(pos: &mut Position, preset: &Preset, memos: &Memos) -> Option<R
 struct Pool {
     parts: Vec<Vec<TurnPart>>,
     moves: Vec<Vec<Move>>,
+    pins: Option<Box<PinsAt>>,
 }
 
 thread_local! {
     // Made at compile time: a lazily made one is checked for having been made at every access,
     // twice per listing (a tenth of what a bulk perft's last ply spends on its generator).
-    static POOL: std::cell::Cell<Pool> = const { std::cell::Cell::new(Pool { parts: Vec::new(), moves: Vec::new() }) };
+    static POOL: std::cell::Cell<Pool> = const { std::cell::Cell::new(Pool { parts: Vec::new(), moves: Vec::new(), pins: None }) };
 }
 
 impl Drop for Gen<'_> {
     fn drop(&mut self) {
         let parts = std::mem::take(&mut self.spare);
         let moves = std::mem::take(&mut self.spare_moves);
-        POOL.set(Pool { parts, moves });
+        let pins = self.spare_pins.take();
+        POOL.set(Pool { parts, moves, pins });
     }
 }
 
@@ -341,6 +381,8 @@ impl<'a> Gen<'a> {
             memos: Memos::default(),
             deferred: false,
             pins_at: None,
+            spare_pins: pool.pins,
+            hints: [0; HINTS],
         }
     }
 
@@ -389,8 +431,9 @@ impl<'a> Gen<'a> {
         let preset = self.preset;
         let at_to = part.map(|p| memo::content(pos.cells[p.to.idx()]));
         let checks = memo::Checks::new(pos, preset);
+        let hint = &mut self.hints[(body as *const Body as usize >> 4) % HINTS];
         if let Some((writes, steps)) =
-            self.memos.hook(body, self.mover, part.as_ref(), at_to, &Globals::of(&pos.state), &pos.cells, &checks)
+            self.memos.hook(body, self.mover, part.as_ref(), at_to, &Globals::of(&pos.state), &pos.cells, &checks, hint)
         {
             for (i, v) in writes.items() {
                 // Most often it holds that value already: not copied (nor dropped) then.
@@ -401,6 +444,19 @@ impl<'a> Gen<'a> {
             charge_steps(steps, body)?;
             return Ok(None);
         }
+        self.run_hook(pos, call, part, at_to)
+    }
+
+    /// Run a hook no kept run stands for: recorded (and kept if it can be) while its runs are
+    /// worth recording.
+    fn run_hook(
+        &mut self,
+        pos: &mut Position,
+        call: Call<'a>,
+        part: Option<PartVal>,
+        at_to: Option<u8>,
+    ) -> R<Option<String>> {
+        let (preset, body) = (self.preset, call.body);
         if !self.memos.worth(body) {
             return hooks::run(preset, pos, call, None);
         }
@@ -435,9 +491,15 @@ impl<'a> Gen<'a> {
         self.preset.script.turn.len().max(1)
     }
 
-    fn parts(&mut self, pos: &mut Position, i: usize, turn: &mut Turn, visit: &mut Visit) -> Result<(), ScriptError> {
+    fn parts(
+        &mut self,
+        pos: &mut Position,
+        i: usize,
+        turn: &mut Turn,
+        visit: &mut VisitIn<'a, '_>,
+    ) -> Result<(), ScriptError> {
         if i == self.part_count() {
-            return self.finish(pos, turn, visit);
+            return self.finish(pos, turn, visit, true);
         }
         if self.hopeless(pos, i) {
             return Ok(());
@@ -466,7 +528,7 @@ impl<'a> Gen<'a> {
         i: usize,
         kinds: &[PartKind],
         turn: &mut Turn,
-        visit: &mut Visit,
+        visit: &mut VisitIn<'a, '_>,
     ) -> Result<bool, ScriptError> {
         if self.leaf
             && let Some(n) = self.bulk(pos, i, kinds)?
@@ -618,7 +680,12 @@ impl<'a> Gen<'a> {
             let m = pos.mark();
             if self.step(pos, c, safe, drops_safe)?.is_none() {
                 turn.push(c);
-                let r = self.parts(pos, i + 1, turn, visit);
+                // The last part: its turn's end is undone with the part just below.
+                let r = if i + 1 == self.part_count() {
+                    self.finish(pos, turn, visit, false)
+                } else {
+                    self.parts(pos, i + 1, turn, visit)
+                };
                 turn.pop();
                 r?;
             }
@@ -626,7 +693,10 @@ impl<'a> Gen<'a> {
             self.safe_at = entry;
         }
         if let Some(outer) = outer_pins {
-            self.pins_at = outer;
+            // This board's, kept for the next listing's to fill.
+            if let Some(here) = std::mem::replace(&mut self.pins_at, outer) {
+                self.spare_pins = Some(here);
+            }
         }
         self.give_parts(cands);
         self.spare_moves.push(legal_moves);
@@ -742,21 +812,32 @@ impl<'a> Gen<'a> {
 
     /// The sole blockers of the mover's royal piece on this board, line by line (see [`PinsAt`]);
     /// `None` when they are not found line by line or there are too many lines or cells.
-    fn pins_here(&self, pos: &Position) -> Option<Box<PinsAt>> {
+    fn pins_here(&mut self, pos: &Position) -> Option<Box<PinsAt>> {
         let (preset, us) = (self.preset, self.mover);
         let rides = &preset.movement.attacks[us.other()].rides;
         if !Position::blockers_by_line(preset, us) || rides.len() > PIN_LINES || pos.cells.len() > PIN_CELLS {
             return None;
         }
         let royal = pos.royal_square(us)?;
-        let mut p = PinsAt {
-            at: pos.cell_changes(),
-            royal,
-            pins: None,
-            on_line: [None; PIN_LINES],
-            lines: rides.len(),
-            cells: [0; PIN_CELLS],
+        let mut p = match self.spare_pins.take() {
+            Some(mut spare) => {
+                spare.cells.fill(0);
+                spare
+            }
+            None => Box::new(PinsAt {
+                at: 0,
+                royal,
+                pins: None,
+                on_line: [None; PIN_LINES],
+                lines: 0,
+                cells: [0; PIN_CELLS],
+            }),
         };
+        p.at = pos.cell_changes();
+        p.royal = royal;
+        p.pins = None;
+        p.on_line = [None; PIN_LINES];
+        p.lines = rides.len();
         p.cells[royal.idx()] = u32::MAX;
         for (j, r) in rides.iter().enumerate() {
             p.on_line[j] = pos.sole_blocker_on(preset, us, j);
@@ -774,7 +855,7 @@ impl<'a> Gen<'a> {
             }
         }
         p.pins = Pins::of(p.on_line[..p.lines].iter().flatten().copied());
-        Some(Box::new(p))
+        Some(p)
     }
 
     /// [`Position::sole_blockers`] for the mover: those of [`Gen::pins_at`], the lines through a
@@ -1182,7 +1263,16 @@ impl<'a> Gen<'a> {
         self.safe_at == Some(pos.cell_changes())
     }
 
-    fn finish(&mut self, pos: &mut Position, turn: &Turn, visit: &mut Visit) -> Result<(), ScriptError> {
+    /// The turn is complete: count it, or end it and visit the position after it. `restore`: put
+    /// the board back as it was before the turn's end; not needed when the caller undoes the last
+    /// part right after (a candidate's loop), which undoes the end too.
+    fn finish(
+        &mut self,
+        pos: &mut Position,
+        turn: &Turn,
+        visit: &mut VisitIn<'a, '_>,
+        restore: bool,
+    ) -> Result<(), ScriptError> {
         if turn.is_empty() {
             return Ok(());
         }
@@ -1197,10 +1287,22 @@ impl<'a> Gen<'a> {
             return Ok(());
         }
         let deferred = self.deferred;
-        let m = pos.mark();
-        let r = self.undefer(pos).and_then(|()| if self.end(pos)?.is_none() { visit(pos, turn) } else { Ok(()) });
-        pos.undo_to(&m);
+        let m = restore.then(|| pos.mark());
+        let r = self
+            .undefer(pos)
+            .and_then(|()| if self.end(pos)?.is_none() { self.visit(pos, turn, visit) } else { Ok(()) });
+        if let Some(m) = m {
+            pos.undo_to(&m);
+        }
         self.deferred = deferred;
+        r
+    }
+
+    /// Visit a finished turn, lending it the memos.
+    fn visit(&mut self, pos: &mut Position, turn: &Turn, visit: &mut VisitIn<'a, '_>) -> Result<(), ScriptError> {
+        let mut memos = std::mem::take(&mut self.memos);
+        let r = visit(pos, turn, &mut memos);
+        self.memos = memos;
         r
     }
 

@@ -208,6 +208,27 @@ pub fn game_end(preset: &Preset, pos: &mut Position) -> Result<Option<GameOver>,
     Ok(it.declared.take())
 }
 
+/// [`game_end`] (the preset has the hook), recording in `reads` (cleared first) what it read, so
+/// that its verdict can be reused.
+pub fn game_end_tracked(
+    preset: &Preset,
+    pos: &mut Position,
+    body: &Body,
+    reads: &mut Reads,
+) -> Result<Option<GameOver>, ScriptError> {
+    reads.clear();
+    let mover = pos.side;
+    let mut it = Interp::new(preset, pos, &body.name);
+    it.mover = mover;
+    it.reads = Some(reads);
+    it.run(body, Vec::new())?;
+    let steps = it.steps;
+    if let Some(r) = it.reads.as_deref_mut() {
+        r.steps = steps;
+    }
+    Ok(it.declared.take())
+}
+
 /// Run `on setup` on a freshly set up position with the game's generator; `Some(reason)` if it rejected.
 pub fn setup(
     preset: &Preset,

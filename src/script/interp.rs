@@ -408,7 +408,7 @@ impl<'a> Interp<'a> {
                 return Err(Stop::Reject(v.display(self.preset).into()));
             }
             St::Win(side, reason) => {
-                self.outside();
+                self.declares();
                 let Value::Side(s) = self.eval(side)? else {
                     return Err(fail(side.span, "`win` needs a side: `win mover \"reason\"`"));
                 };
@@ -416,7 +416,7 @@ impl<'a> Interp<'a> {
                 self.declared.get_or_insert(GameOver { winner: Some(s), reason });
             }
             St::Draw(reason) => {
-                self.outside();
+                self.declares();
                 let reason = self.eval(reason)?.display(self.preset);
                 self.declared.get_or_insert(GameOver { winner: None, reason });
             }
@@ -707,7 +707,9 @@ impl<'a> Interp<'a> {
             // is made again whenever the board changed, and counting is cheaper (Modern Chaturanga's
             // perft 5 took 18% more instructions without this node).
             Ex::CountPieces(side, at) => {
-                self.outside();
+                if let Some(r) = &mut self.reads {
+                    r.material = true;
+                }
                 let v = self.eval(side)?;
                 let s = self.side(&v, side);
                 v.discard();
@@ -771,6 +773,14 @@ impl<'a> Interp<'a> {
     fn note_field(&mut self, f: Field) {
         if let Some(r) = &mut self.reads {
             r.field(f);
+        }
+    }
+
+    /// A result declared (`win`, `draw`), recorded when reads are.
+    #[inline(always)]
+    fn declares(&mut self) {
+        if let Some(r) = &mut self.reads {
+            r.declares = true;
         }
     }
 

@@ -82,6 +82,14 @@ pub struct Reads {
     /// what it read besides `to`. A run kept with these holds where they are as they were (see
     /// `play::memo`); whatever else keeps runs treats them as reading outside.
     pub checks: u8,
+    /// Whether the run read how many pieces of a kind or a side stand on the board (`count`,
+    /// `len(pieces(side))`), which the position's piece counts tell: what `on game_end` reads in
+    /// Modern Chaturanga. Only the `game_end` memo keys runs on those counts (see `play::memo`);
+    /// the others treat it as reading outside.
+    pub material: bool,
+    /// Whether the run declared a result (`win`, `draw`): the `game_end` memo keeps it as the
+    /// run's result; the others treat it as an effect beyond the globals.
+    pub declares: bool,
 }
 
 impl Reads {
@@ -97,6 +105,27 @@ impl Reads {
         self.to = None;
         self.at_to = false;
         self.checks = 0;
+        self.material = false;
+        self.declares = false;
+    }
+
+    /// Whether the run read or did anything beyond the part's fields and the globals, besides
+    /// the checks and the square `to` that the hook memos key on: what a memo that keys on
+    /// neither the piece counts nor a declared result cannot keep.
+    #[inline]
+    pub fn beyond(&self) -> bool {
+        self.outside || self.material || self.declares
+    }
+
+    /// Whether the run's result is a function of the side to move, the globals it read and the
+    /// piece counts on the board alone (see [`Reads::material`]).
+    pub fn material_only(&self) -> bool {
+        !self.outside
+            && self.fields == 0
+            && self.written == 0
+            && self.untouched.is_none()
+            && !self.at_to
+            && self.checks == 0
     }
 
     /// A `follow` whose squares `list` the part left alone (see [`Reads::untouched`]); a second
@@ -145,6 +174,11 @@ impl Reads {
     pub fn builtin(&mut self, b: Builtin, args: &[Value]) {
         if let (Builtin::InCheck, [Value::Side(s)]) = (b, args) {
             self.checks |= 1 << *s as u8;
+            return;
+        }
+        // Of the board's pieces counted per code (`Position::counts`), whatever the arguments.
+        if b == Builtin::Count {
+            self.material = true;
             return;
         }
         if reads_outside(b, args) {
