@@ -439,13 +439,15 @@ impl Position {
     /// per enemy code instead of every leap and ride walked on the cells: a search lists
     /// castlings, and so tries their squares, at most of its nodes).
     fn attacked_now(&self, preset: &Preset, sq: Sq, by: Side) -> bool {
-        if let Some(ab) = &preset.attack_bits {
-            let occ = self.side_bits[Side::White] | self.side_bits[Side::Black];
-            if let Some(hit) = self.attacked_bits(preset, ab, sq, by, occ, 0) {
-                return hit;
-            }
-        }
-        self.attacked(preset, sq, by)
+        self.attacked_by_bits(preset, sq, by).unwrap_or_else(|| self.attacked(preset, sq, by))
+    }
+
+    /// Whether a piece of `by` could capture on `sq` on the board as it stands, from the
+    /// preset's attack bitboards; `None` when it has none or they cannot tell (holes).
+    fn attacked_by_bits(&self, preset: &Preset, sq: Sq, by: Side) -> Option<bool> {
+        let ab = preset.attack_bits.as_ref()?;
+        let occ = self.side_bits[Side::White] | self.side_bits[Side::Black];
+        self.attacked_bits(preset, ab, sq, by, occ, 0)
     }
 
     /// Whether any piece of `by` could capture on `sq`.
@@ -634,13 +636,11 @@ impl Position {
         // One royal piece on a board the reverse attack bitboards describe: a few ANDs per enemy
         // code instead of every leap and ride walked on the cells (hooks ask this at every node
         // of a scripted perft). With explosions an attack may be no threat: the cells tell.
-        if let (Some(ab), Some(sq)) = (&preset.attack_bits, self.royal_square(side))
+        if let Some(sq) = self.royal_square(side)
             && preset.explode.is_none()
+            && let Some(hit) = self.attacked_by_bits(preset, sq, side.other())
         {
-            let occ = self.side_bits[Side::White] | self.side_bits[Side::Black];
-            if let Some(hit) = self.attacked_bits(preset, ab, sq, side.other(), occ, 0) {
-                return hit;
-            }
+            return hit;
         }
         self.in_check_cells(preset, side)
     }

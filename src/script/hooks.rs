@@ -201,11 +201,7 @@ pub fn announce(preset: &Preset, pos: &mut Position, mover: Side, said: &mut Vec
 /// The `on game_end` verdict for the side to move, if the preset has one.
 pub fn game_end(preset: &Preset, pos: &mut Position) -> Result<Option<GameOver>, ScriptError> {
     let Some(body) = &preset.script.hooks.game_end else { return Ok(None) };
-    let mover = pos.side;
-    let mut it = Interp::new(preset, pos, &body.name);
-    it.mover = mover;
-    it.run(body, Vec::new())?;
-    Ok(it.declared.take())
+    game_end_with(preset, pos, body, None)
 }
 
 /// [`game_end`] (the preset has the hook), recording in `reads` (cleared first) what it read, so
@@ -217,10 +213,19 @@ pub fn game_end_tracked(
     reads: &mut Reads,
 ) -> Result<Option<GameOver>, ScriptError> {
     reads.clear();
+    game_end_with(preset, pos, body, Some(reads))
+}
+
+fn game_end_with(
+    preset: &Preset,
+    pos: &mut Position,
+    body: &Body,
+    reads: Option<&mut Reads>,
+) -> Result<Option<GameOver>, ScriptError> {
     let mover = pos.side;
     let mut it = Interp::new(preset, pos, &body.name);
     it.mover = mover;
-    it.reads = Some(reads);
+    it.reads = reads;
     it.run(body, Vec::new())?;
     let steps = it.steps;
     if let Some(r) = it.reads.as_deref_mut() {
