@@ -75,3 +75,53 @@ fn before_hooks_are_skipped_only_when_nothing_counted_reads_them() {
         }
     }
 }
+
+/// A multi-part turn whose later part may vanish counts its quiet moves from one sample move
+/// (`Position::split_moves`): a hook that reads the sample's promotion or destination must not
+/// lend its judgement to the other quiet moves. A pawn one step from an optional promotion makes
+/// a quiet move with no promotion onto the promotion rank, the kind of sample in question.
+#[test]
+fn quiet_samples_judged_only_where_every_quiet_move_is_alike() {
+    let base = r#"
+        board 5 x 5
+        piece King K royal moves "K"
+        piece Rook R value 5 moves "R"
+        piece Pawn P value 1 moves "fmWfcF"
+        region last_rank = rank 5
+        promote Pawn in last_rank to Rook optional
+        setup "k4/2P2/5/1p3/K3R w - - 0 1"
+        state marks = 0
+        turn {
+            move
+            optional remove from spoils()
+        }
+        fn spoils() {
+            if marks == 0 {
+                return []
+            }
+            return [b2, c3, d4]
+        }
+    "#;
+    let hooks = [
+        "on after move {\n    if part.promo != none {\n        marks = marks + 1\n    }\n}\n",
+        "on after move {\n    if part.piece.kind == Pawn and rank_of(part.to, mover) == 5 {\n        marks = marks + 1\n    }\n}\n",
+        "on after move {\n    if part.to == c5 {\n        marks = 1\n    }\n}\n",
+    ];
+    let fens = ["k4/2P2/5/1p3/K3R w - - 0 1", "k3r/1P3/2p2/5/K4 w - - 0 1", "1k3/P3P/5/1r3/K4 w - - 0 1"];
+    for hook in hooks {
+        let text = format!("{base}\n{hook}");
+        let preset =
+            Arc::new(herald::check::load_text("inline.preset", &text).unwrap_or_else(|e| panic!("{}", e.render())));
+        for fen in fens {
+            let mut game = Game::new(preset.clone(), Some(fen), None).expect("fen parses");
+            let mut counts = Vec::new();
+            for d in 1..=4 {
+                let played = try_perft(&mut game.pos, &preset, d, false).expect("scripts run");
+                let bulk = try_perft(&mut game.pos, &preset, d, true).expect("scripts run");
+                assert_eq!(bulk, played, "{hook} {fen}: depth {d}");
+                counts.push(played);
+            }
+            assert!(counts[3] > 100, "{hook} {fen}: {counts:?}");
+        }
+    }
+}
