@@ -236,10 +236,11 @@ fn count_untried(pos: &mut Position, preset: &Preset, memos: &Memos) -> Option<R
         }
         let (empty, read, steps) = from_known(preset, memos, i, pos.side, &globals)?;
         // The generator looks up the globals after putting the turn's `var`s back (reset_vars).
-        let reset = script.globals.len() <= 64
-            && (0..script.globals.len())
-                .filter(|&j| read >> j & 1 != 0)
-                .all(|j| script.globals[j].state || pos.state[j].same(&script.globals[j].init));
+        let reset = script.globals.len() <= 64 && {
+            // Only the `var`s it read can differ from what a reset leaves.
+            let mut vars = script.inert.vars.iter().filter(|&&j| read >> j & 1 != 0);
+            vars.all(|&j| pos.state[j as usize].same(&script.globals[j as usize].init))
+        };
         if !empty || read & writes != 0 || !reset {
             return None;
         }
@@ -437,9 +438,7 @@ impl<'a> Gen<'a> {
         {
             for (i, v) in writes.items() {
                 // Most often it holds that value already: not copied (nor dropped) then.
-                if !pos.state[*i as usize].same(v) {
-                    pos.set_state(preset, *i as usize, v.clone());
-                }
+                pos.set_state_from(*i as usize, v);
             }
             charge_steps(steps, body)?;
             return Ok(None);
@@ -1614,7 +1613,11 @@ fn from_known(preset: &Preset, memos: &Memos, j: usize, mover: Side, g: &Globals
             Value::List(x) | Value::Set(x) => x.is_empty(),
             _ => false,
         };
-        return Some((empty, global_bit(gi), from_steps(body)));
+        return Some((
+            empty,
+            global_bit(gi),
+            script.inert.from_steps.get(j).copied().unwrap_or_else(|| from_steps(body)),
+        ));
     }
     memos.from_read(j, mover, g).map(|(list, read, steps)| (list.is_empty(), read, steps))
 }
