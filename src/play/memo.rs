@@ -266,7 +266,7 @@ impl<'v> Globals<'v> {
         true
     }
 
-    #[inline]
+    #[inline(always)]
     fn hold(&self, reads: &Few) -> bool {
         // A loop, not `all`: the compiler kept that out of line, a call per run looked at.
         for (i, v) in reads.items() {
