@@ -342,6 +342,15 @@ impl Position {
         self.replace_state(i, v);
     }
 
+    /// [`Position::set_state`] from a borrowed value, copied only when it differs (a kept hook
+    /// run's writes, most often already in place).
+    #[inline]
+    pub fn set_state_from(&mut self, i: usize, v: &Value) {
+        if !self.state[i].same(v) {
+            self.replace_state(i, v.clone());
+        }
+    }
+
     /// Put a variable back to its initial value, if it has another.
     #[inline]
     pub fn reset_state(&mut self, i: usize, init: &Value) {

@@ -56,6 +56,28 @@ struct HookRun<'a> {
     checked: u8,
 }
 
+impl HookRun<'_> {
+    /// Whether the run holds for `part` (whose fields it read match already) here: the whole
+    /// part if it read that, what stands on its `to`, the globals, the squares a `follow` left
+    /// alone and the checks it asked.
+    fn holds(
+        &self,
+        part: Option<&PartVal>,
+        at_to: Option<u8>,
+        g: &Globals,
+        cells: Option<&[u8]>,
+        checks: Option<&Checks>,
+    ) -> bool {
+        self.exact.is_none_or(|p| part == Some(&p))
+            && self.at_to.is_none_or(|t| at_to == Some(t))
+            && g.hold(&self.reads)
+            && self.untouched.as_ref().is_none_or(|list| {
+                list.is_empty() || matches!((part, cells), (Some(p), Some(c)) if untouched(p, list, c))
+            })
+            && (self.checks == 0 || checks.is_some_and(|c| c.of(self.checks) == self.checked))
+    }
+}
+
 /// Which sides are in check on the board a hook would run on, each asked of the position at most
 /// once and only when a kept run depends on it: a run that asked `in_check` (Maidens' `on
 /// turn_start` and `on validate remove`) is reused for the price of the check itself.
@@ -244,9 +266,17 @@ impl<'v> Globals<'v> {
         true
     }
 
-    #[inline]
+    #[inline(always)]
     fn hold(&self, reads: &Few) -> bool {
-        reads.items().iter().all(|(i, v)| self.get(*i).same(v))
+        // A loop, not `all`: the compiler kept that out of line, a call per run looked at.
+        for (i, v) in reads.items() {
+            // Nothing written over (a listing's hooks, mostly): the position's own.
+            let now = if self.n == 0 { &self.base[*i as usize] } else { self.get(*i) };
+            if !now.same(v) {
+                return false;
+            }
+        }
+        true
     }
 }
 
@@ -512,18 +542,10 @@ impl<'a> Inner<'a> {
         checks: Option<&Checks>,
     ) -> Option<(&Few, bool, u64)> {
         let key = part.map_or(0, packed);
-        let fits = |r: &HookRun| {
-            std::ptr::eq(r.body, body)
-                && r.mover == mover
-                && (key ^ r.key) & r.mask == 0
-                && r.exact.is_none_or(|p| part == Some(&p))
-                && r.at_to.is_none_or(|t| at_to == Some(t))
-                && g.hold(&r.reads)
-                && r.untouched.as_ref().is_none_or(|list| {
-                    list.is_empty() || matches!((part, cells), (Some(p), Some(c)) if untouched(p, list, c))
-                })
-                && (r.checks == 0 || checks.is_some_and(|c| c.of(r.checks) == r.checked))
-        };
+        // The body, the mover and the fields read first, inline: most runs looked at are
+        // another hook's or another part's; the rest out of line.
+        let near = |r: &HookRun| std::ptr::eq(r.body, body) && r.mover == mover && (key ^ r.key) & r.mask == 0;
+        let fits = |r: &HookRun| near(r) && r.holds(part, at_to, g, cells, checks);
         let found = match self.hooks.get(last) {
             Some(r) if fits(r) => Some(last),
             _ => self.hooks.iter().position(fits),

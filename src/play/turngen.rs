@@ -236,12 +236,17 @@ fn count_untried(pos: &mut Position, preset: &Preset, memos: &Memos) -> Option<R
         }
         let (empty, read, steps) = from_known(preset, memos, i, pos.side, &globals)?;
         // The generator looks up the globals after putting the turn's `var`s back (reset_vars).
-        let reset = script.globals.len() <= 64
-            && (0..script.globals.len())
-                .filter(|&j| read >> j & 1 != 0)
-                .all(|j| script.globals[j].state || pos.state[j].same(&script.globals[j].init));
-        if !empty || read & writes != 0 || !reset {
+        let reset = script.globals.len() <= 64 && {
+            // Only the `var`s it read can differ from what a reset leaves.
+            let mut vars = script.inert.vars.iter().filter(|&&j| read >> j & 1 != 0);
+            vars.all(|&j| pos.state[j as usize].same(&script.globals[j as usize].init))
+        };
+        if read & writes != 0 || !reset {
             return None;
+        }
+        if !empty {
+            // One part before the last, offering something: Maidens' huffs.
+            return if last == 1 { count_removals(pos, preset, memos, (steps, body)) } else { None };
         }
         charges[i] = Some((steps, body));
     }
@@ -252,6 +257,116 @@ fn count_untried(pos: &mut Position, preset: &Preset, memos: &Memos) -> Option<R
         }
     }
     Some(Ok(n))
+}
+
+/// Removals counted at most by [`count_removals`].
+const REMOVALS: usize = 16;
+
+/// [`count_untried`] when the one part before the last, an optional `remove`, offers squares
+/// (Maidens' huffs): the turns without it counted with bitboards, and after each removal the
+/// last part's, as the generator would count them, when `on turn_start`'s run and each removal's
+/// `validate` run are kept in the memos (a removal a hook refuses never is: its run is not kept).
+/// Charged as the generator charges: the `from` (`from`: its steps and body), `on turn_start`,
+/// then a partial turn and the `validate` run per removal. A generator made for these was a
+/// fifth of Maidens' bulk perft, for the two counts it made. `None` when not so simple.
+fn count_removals(pos: &mut Position, preset: &Preset, memos: &Memos, from: (u64, &Body)) -> Option<R<u64>> {
+    let script = &preset.script;
+    let hooks = &script.hooks;
+    let spec = script.turn.first()?;
+    let k = PartKind::Remove as usize;
+    if spec.kinds != [PartKind::Remove] || !spec.optional || hooks.after[k].is_some() {
+        return None;
+    }
+    let last = &script.turn.get(1)?.kinds[..];
+    let mover = pos.side;
+    // The candidates as the generator lists them (`square_parts`): the squares offered that hold
+    // a piece, in board order, each once. Anything but a square: the generator says why not.
+    let mut squares = [Sq::NONE; REMOVALS];
+    let mut n = 0;
+    {
+        let g = Globals::of(&pos.state);
+        let items: &[Value] = match script.inert.from_global.first().copied().flatten() {
+            Some(gi) => match g.get(gi) {
+                Value::List(x) | Value::Set(x) => x,
+                Value::None => &[],
+                one => std::slice::from_ref(one),
+            },
+            None => memos.from(0, mover, &g)?.0,
+        };
+        for v in items {
+            let Value::Square(s) = *v else { return None };
+            if cell::is_piece(pos.cells[s.idx()]) {
+                *squares.get_mut(n)? = s;
+                n += 1;
+            }
+        }
+    }
+    let squares = &mut squares[..n];
+    squares.sort_unstable();
+    let mut base = leafcount::count(pos, preset, last)?;
+    // The turn's `var`s as the generator's start leaves them, for the runs looked up.
+    let vars = &script.inert.vars;
+    if n > 0 && !vars.iter().all(|&j| pos.state[j as usize].same(&script.globals[j as usize].init)) {
+        return None;
+    }
+    let mut hint = 0;
+    // `on turn_start`, put off by the generator until the first removal is tried.
+    let start = match (&hooks.turn_start, n) {
+        (Some(body), 1..) => {
+            let checks = memo::Checks::new(pos, preset);
+            let g = Globals::of(&pos.state);
+            let (writes, steps) = memos.hook(body, mover, None, None, &g, &pos.cells, &checks, &mut hint)?;
+            Some((writes, steps, body))
+        }
+        _ => None,
+    };
+    let mut validated = [0u64; REMOVALS];
+    let mut last_sq = Sq::NONE;
+    for (j, &sq) in squares.iter().enumerate() {
+        if sq == last_sq {
+            continue;
+        }
+        last_sq = sq;
+        let part = TurnPart::Remove(sq);
+        let pv = part_value(preset, pos, part);
+        let m = pos.mark();
+        apply_raw(preset, pos, part);
+        let kept = match &hooks.validate[k] {
+            Some(body) => {
+                let mut g = Globals::of(&pos.state);
+                let written = start.is_none_or(|(w, _, _)| g.write(w));
+                let at_to = Some(memo::content(pos.cells[sq.idx()]));
+                let checks = memo::Checks::new(pos, preset);
+                let run =
+                    written.then(|| memos.hook(body, mover, Some(&pv), at_to, &g, &pos.cells, &checks, &mut hint));
+                run.flatten().map(|(_, steps)| steps)
+            }
+            None => Some(0),
+        };
+        let after = kept.and_then(|_| leafcount::count(pos, preset, last));
+        pos.undo_to(&m);
+        validated[j] = kept?;
+        base += after?;
+    }
+    let charged = (|| {
+        charge_steps(from.0, from.1)?;
+        if let Some((_, steps, body)) = start {
+            charge_steps(steps, body)?;
+        }
+        let mut last_sq = Sq::NONE;
+        for (j, &sq) in squares.iter().enumerate() {
+            if sq == last_sq {
+                continue;
+            }
+            last_sq = sq;
+            crate::budget::partial_turns(1).map_err(|spent| ScriptError::new(spec.span, spent.to_string()))?;
+            if let Some(body) = &hooks.validate[k] {
+                charge_steps(validated[j], body)?;
+            }
+        }
+        Ok(base)
+    })();
+    Some(charged)
 }
 
 /// The emptied lists of a finished generator, kept for the next on this thread: a generator is made
@@ -437,9 +552,7 @@ impl<'a> Gen<'a> {
         {
             for (i, v) in writes.items() {
                 // Most often it holds that value already: not copied (nor dropped) then.
-                if !pos.state[*i as usize].same(v) {
-                    pos.set_state(preset, *i as usize, v.clone());
-                }
+                pos.set_state_from(*i as usize, v);
             }
             charge_steps(steps, body)?;
             return Ok(None);
@@ -1614,7 +1727,11 @@ fn from_known(preset: &Preset, memos: &Memos, j: usize, mover: Side, g: &Globals
             Value::List(x) | Value::Set(x) => x.is_empty(),
             _ => false,
         };
-        return Some((empty, global_bit(gi), from_steps(body)));
+        return Some((
+            empty,
+            global_bit(gi),
+            script.inert.from_steps.get(j).copied().unwrap_or_else(|| from_steps(body)),
+        ));
     }
     memos.from_read(j, mover, g).map(|(list, read, steps)| (list.is_empty(), read, steps))
 }

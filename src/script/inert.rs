@@ -33,7 +33,10 @@ pub fn of(s: &Script) -> Inert {
         })
         .collect();
     let from_global = s.turn.iter().map(|p| p.from.as_ref().and_then(global_of)).collect();
-    Inert { part, end, before, from_shape, start_writes, from_set, from_global }
+    let from_steps =
+        s.turn.iter().map(|p| p.from.as_ref().map_or(0, |b| b.ops.iter().map(|op| u64::from(op.cost)).sum())).collect();
+    let vars = (0..s.globals.len()).filter(|&i| !s.globals[i].state).map(|i| i as u16).collect();
+    Inert { part, end, before, from_shape, start_writes, from_set, from_global, from_steps, vars }
 }
 
 /// The global a part's `from` is, when its body is `return GLOBAL` alone.

@@ -276,6 +276,12 @@ pub struct Inert {
     /// Per part of the turn: the global its `from` is, when it is just one (`remove from
     /// huffable`): read where it stands instead of run, at every listing.
     pub from_global: Vec<Option<u16>>,
+    /// Per part of the turn: the steps its `from` takes when it runs, if it is one `return`
+    /// statement (a global's `from` is charged this whenever it is read in its stead).
+    pub from_steps: Vec<u64>,
+    /// The globals declared `var` (not `state`), put back to their initial values at every
+    /// turn's start and end: only these are looked at then.
+    pub vars: Vec<u16>,
 }
 
 /// A part's `from` that is, unless a condition empties it, the mover's hand and the mover's
