@@ -1,6 +1,6 @@
 //! The royal-safety filter: pinned pieces found once per position, and trials that touch only the cells.
 
-use super::attackbits::AttackBits;
+use super::attackbits::{AttackBits, SideBits};
 use super::bitboard::nearest;
 use super::board::{MAX_FILES, MAX_RANKS, PAD, Sq, cell};
 use super::movegen::rides_to;
@@ -54,6 +54,52 @@ impl Guard {
     #[inline]
     fn has(&self, sq: Sq) -> bool {
         self.bits[sq.idx() >> 6] >> (sq.idx() & 63) & 1 != 0
+    }
+}
+
+/// Where [`Position::guard`] marks its squares: a [`Guard`] of cells, or [`BitMarks`].
+trait Marks {
+    fn add(&mut self, sq: Sq);
+    /// The squares of `bits` (bits of the preset's [`AttackBits`], `square_of` their squares).
+    fn add_bits(&mut self, bits: u64, square_of: &[Sq]) {
+        let mut left = bits;
+        while left != 0 {
+            let b = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if let Some(&sq) = square_of.get(b) {
+                self.add(sq);
+            }
+        }
+    }
+}
+
+impl Marks for Guard {
+    #[inline]
+    fn add(&mut self, sq: Sq) {
+        Guard::add(self, sq);
+    }
+}
+
+/// Marks as bits of the preset's [`AttackBits`] (`bit_of`: per cell its bit, 255 off the board,
+/// where a move can neither start nor end): what the bulk count reads, with no cells to convert.
+struct BitMarks<'a> {
+    bits: u64,
+    bit_of: &'a [u8],
+}
+
+impl Marks for BitMarks<'_> {
+    #[inline]
+    fn add(&mut self, sq: Sq) {
+        if let Some(&b) = self.bit_of.get(sq.idx())
+            && b != 255
+        {
+            self.bits |= 1 << (b & 63);
+        }
+    }
+
+    #[inline]
+    fn add_bits(&mut self, bits: u64, _: &[Sq]) {
+        self.bits |= bits;
     }
 }
 
@@ -208,7 +254,7 @@ impl Position {
     /// same ride walk finds the attackers and the pinned pieces).
     /// `screens`, when given, gets the squares of those that a move could expose it by filling
     /// (a hopper's lines): filling any other square only blocks.
-    fn guard(&self, preset: &Preset, k: Sq, us: Side, g: &mut Guard, mut screens: Option<&mut Guard>) -> bool {
+    fn guard<M: Marks>(&self, preset: &Preset, k: Sq, us: Side, g: &mut M, mut screens: Option<&mut M>) -> bool {
         let them = us.other();
         let t = &preset.movement.attacks[them];
         if preset.geo.cells > GUARD_WORDS * 64 {
@@ -246,9 +292,24 @@ impl Position {
             if self.counts[code as usize] == 0 {
                 continue;
             }
-            if let (Some(ab), Some(kb)) = (bits, kb)
-                && ab.sides[them].path_origins[kb * n + j] & self.code_bits[code as usize & 127] == 0
-            {
+            if let (Some(ab), Some(kb)) = (bits, kb) {
+                // As bits (no holes): each path's squares that must be empty, met by the pieces.
+                let s = &ab.sides[them];
+                let origins = s.path_origins[kb * n + j] & self.code_bits[code as usize & 127];
+                if origins == 0 {
+                    continue;
+                }
+                let occ = self.side_bits[us] | self.side_bits[them];
+                let span = t.path_at[k * n + j] as usize..t.path_at[k * n + j + 1] as usize;
+                for &(o, empty) in s.paths.get(span).unwrap_or_default() {
+                    if (origins >> (o & 63)) & 1 == 0 {
+                        continue;
+                    }
+                    let on = empty & occ;
+                    if on & on.wrapping_sub(1) == 0 {
+                        g.add_bits(if on == 0 { empty } else { on }, &ab.square_of);
+                    }
+                }
                 continue;
             }
             let rays = &preset.movement.rays[them][cell::kind(code)];
@@ -328,31 +389,12 @@ impl Position {
     /// now, or there are no such bits.
     pub(crate) fn guard_bits(&self, preset: &Preset, k: Sq, us: Side) -> Option<(u64, u64)> {
         let ab = preset.attack_bits.as_ref()?;
-        let mut g = Guard { bits: [0; GUARD_WORDS] };
-        let mut screens = Guard { bits: [0; GUARD_WORDS] };
+        let mut g = BitMarks { bits: 0, bit_of: &ab.bit_of };
+        let mut screens = BitMarks { bits: 0, bit_of: &ab.bit_of };
         if !self.guard(preset, k, us, &mut g, Some(&mut screens)) {
             return None;
         }
-        // Only the words that hold the board's cells can have bits.
-        let words = preset.geo.cells.div_ceil(64).min(GUARD_WORDS);
-        let as_bits = |g: &Guard| {
-            let mut bits = 0u64;
-            for (w, &word) in g.bits[..words].iter().enumerate() {
-                let mut left = word;
-                while left != 0 {
-                    let cell = w * 64 + left.trailing_zeros() as usize;
-                    left &= left - 1;
-                    // Off the board (no square) a move can neither start nor end.
-                    if let Some(&b) = ab.bit_of.get(cell)
-                        && b != 255
-                    {
-                        bits |= 1 << (b & 63);
-                    }
-                }
-            }
-            bits
-        };
-        Some((as_bits(&g), as_bits(&screens)))
+        Some((g.bits, screens.bits))
     }
 
     /// Whether a move of the mover (not in check, its royal piece on `k`) keeps that piece safe,
@@ -370,7 +412,7 @@ impl Position {
     /// on each rider line to the royal piece on `k`, a piece of `us` first and an enemy riding the
     /// line that far next. Marks them in `g` and returns true, or returns false when the royal
     /// piece is attacked now.
-    fn pins_by_bits(&self, preset: &Preset, ab: &AttackBits, k: Sq, us: Side, g: &mut Guard) -> bool {
+    fn pins_by_bits(&self, preset: &Preset, ab: &AttackBits, k: Sq, us: Side, g: &mut impl Marks) -> bool {
         let them = us.other();
         let (ours, theirs) = (self.side_bits[us], self.side_bits[them]);
         let occ = ours | theirs;
@@ -378,24 +420,39 @@ impl Position {
             return false;
         }
         let kb = ab.bit_of[k.idx()] as usize & 63;
-        for (r, (ray, up)) in preset.movement.attacks[them].rides.iter().zip(&ab.sides[them].rides) {
+        let s = &ab.sides[them];
+        // A line pins when the mover's piece is first on it and one of its riders second.
+        let pin = |line: u64, up: bool, riders: u64, ray: &[u64; 64]| {
+            let first = nearest(line & occ, up);
+            if (ours >> first) & 1 == 0 {
+                return None;
+            }
+            let beyond = ray[first] & occ;
+            (beyond != 0 && (riders >> nearest(beyond, up)) & 1 != 0).then_some(first)
+        };
+        for grp in &s.ride_groups {
+            let riders = SideBits::pieces(&grp.codes, &self.code_bits);
+            if grp.reach[kb] & riders == 0 {
+                continue;
+            }
+            for &i in &grp.lines {
+                let (ray, up) = &s.rides[i as usize];
+                let line = ray[kb];
+                if line & riders != 0
+                    && let Some(first) = pin(line, *up, riders, ray)
+                {
+                    g.add(ab.square_of[first]);
+                }
+            }
+        }
+        for &i in &s.limited_rides {
+            let (r, (ray, up)) = (&preset.movement.attacks[them].rides[i as usize], &s.rides[i as usize]);
             let line = ray[kb];
             if line & theirs == 0 {
                 continue;
             }
-            // Not attacked: the first piece on the line is the mover's own or rides no further.
-            let first = nearest(line & occ, *up);
-            if (ours >> first) & 1 == 0 {
-                continue;
-            }
-            let beyond = ray[first] & occ;
-            if beyond == 0 {
-                continue;
-            }
-            let second = nearest(beyond, *up);
-            if (theirs >> second) & 1 == 0 {
-                continue;
-            }
+            let Some(first) = pin(line, *up, theirs, ray) else { continue };
+            let second = nearest(ray[first] & occ, *up);
             let at = ab.square_of[second];
             let dist = (line & !ray[second]).count_ones() as u8;
             if rides_to(preset, r, self.cells[at.idx()], dist, at.idx()) {
@@ -633,14 +690,33 @@ impl Position {
         let code_bits = &self.code_bits;
         // `by`'s pieces: a leap or a line with none of them on its squares is passed over.
         let theirs = self.side_bits[by] & !gone;
-        if s.leap_any[tb] & theirs != 0 {
-            for (code, from) in &s.leaps {
-                if from[tb] & code_bits[*code as usize & 127] & !gone != 0 {
+        // The few pieces on a leap's origin are each asked of their own code's leaps.
+        let mut near = s.leap_any[tb] & theirs;
+        while near != 0 {
+            let b = near.trailing_zeros() as usize & 63;
+            near &= near - 1;
+            let code = cell::code(self.cells[ab.square_of[b].idx()]) as usize;
+            if let Some((_, from)) = s.leaps.get(s.leap_index[code & 127] as usize)
+                && (from[tb] >> b) & 1 != 0
+            {
+                return Some(true);
+            }
+        }
+        for g in &s.ride_groups {
+            let riders = SideBits::pieces(&g.codes, code_bits) & !gone;
+            if g.reach[tb] & riders == 0 {
+                continue;
+            }
+            for &i in &g.lines {
+                let (ray, up) = &s.rides[i as usize];
+                let line = ray[tb];
+                if line & riders != 0 && (riders >> nearest(line & occ, *up)) & 1 != 0 {
                     return Some(true);
                 }
             }
         }
-        for (r, (ray, up)) in t.rides.iter().zip(&s.rides) {
+        for &i in &s.limited_rides {
+            let (r, (ray, up)) = (&t.rides[i as usize], &s.rides[i as usize]);
             if ray[tb] & theirs == 0 {
                 continue;
             }
@@ -661,12 +737,16 @@ impl Position {
         }
         if !t.back_at.is_empty() {
             let k = sq.idx();
-            let near = s.leap_origins[tb] & self.side_bits[by] & !gone != 0
-                || (t.line_at[k] as usize..t.line_at[k + 1] as usize)
-                    .any(|i| s.line_squares[i] & code_bits[t.back_lines[i].code as usize & 127] & !gone != 0);
+            let near = s.leap_origins[tb] & theirs != 0
+                || (s.line_any[tb] & SideBits::pieces(&s.line_codes, code_bits) & !gone != 0
+                    && (t.line_at[k] as usize..t.line_at[k + 1] as usize)
+                        .any(|i| s.line_squares[i] & code_bits[t.back_lines[i].code as usize & 127] & !gone != 0));
             if near && self.back_attack(preset, t, k) {
                 return Some(true);
             }
+        }
+        if s.path_any[tb] & theirs == 0 {
+            return Some(false);
         }
         let n = t.ray_codes.len();
         for (j, &code) in t.ray_codes.iter().enumerate() {
