@@ -5,7 +5,7 @@
 //! cells (see `Position::attacked_bits`, which the royal-safety trial asks).
 
 use super::board::{Geometry, Sq, cell};
-use super::movement::{AttackTables, Movement};
+use super::movement::{AttackTables, Hop, Movement};
 use super::side::{BySide, Side};
 
 /// A set of squares, bit `rank * files + file` (as [`super::bitboard::Bits`]).
@@ -38,13 +38,25 @@ pub struct SideBits {
     /// Per target and shaped code `j` (`t * n + j`, `n` codes of [`AttackTables::ray_codes`]): the
     /// origins of the paths ending there.
     pub path_origins: Vec<Bits>,
-    /// Per [`AttackTables::back_paths`] entry: its origin's bit and the squares it must find empty.
-    pub paths: Vec<(u8, Bits)>,
+    /// Per [`AttackTables::back_paths`] entry: its origin's bit, the squares it must find empty,
+    /// and where the next origin's entries start.
+    pub paths: Vec<PathBits>,
     /// Per target: the origins of every shaped code's paths ending there (`path_origins` joined).
     pub path_any: [Bits; 64],
     /// The codes of [`AttackTables::back_lines`], and per target the squares of its lines.
     pub line_codes: Vec<u8>,
     pub line_any: [Bits; 64],
+    /// The codes of those lines that hop (a piece put on one may make a screen).
+    pub hop_codes: Vec<u8>,
+}
+
+/// A [`super::movement::PathBack`] as bits.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PathBits {
+    pub origin: u8,
+    /// [`super::movement::PathBack::next`]: the entries up to it have the same origin.
+    pub next: u32,
+    pub empty: Bits,
 }
 
 /// Rider lines ridden by the same codes, all without a range limit.
@@ -195,7 +207,7 @@ fn side_bits(
     }
     let n = t.ray_codes.len();
     let mut path_origins = vec![0u64; 64 * n];
-    let mut paths = vec![(0u8, 0u64); t.back_paths.len()];
+    let mut paths = vec![PathBits::default(); t.back_paths.len()];
     for &target in &geo.squares {
         let Some(tb) = bit(target) else { continue };
         for (j, &code) in t.ray_codes.iter().enumerate() {
@@ -209,7 +221,7 @@ fn side_bits(
                 for &s in rays.get(e.origin.idx())?.get(e.ray as usize)?.squares.get(..e.at as usize)? {
                     empty |= 1 << bit(s)?;
                 }
-                *slot = (ob as u8, empty);
+                *slot = PathBits { origin: ob as u8, next: e.next, empty };
             }
         }
     }
@@ -220,6 +232,9 @@ fn side_bits(
     let mut line_codes: Vec<u8> = t.back_lines.iter().map(|l| l.code).collect();
     line_codes.sort_unstable();
     line_codes.dedup();
+    let mut hop_codes: Vec<u8> = t.back_lines.iter().filter(|l| l.hop != Hop::No).map(|l| l.code).collect();
+    hop_codes.sort_unstable();
+    hop_codes.dedup();
     let mut line_any = [0u64; 64];
     for &target in &geo.squares {
         let Some(tb) = bit(target) else { continue };
@@ -242,5 +257,6 @@ fn side_bits(
         path_any,
         line_codes,
         line_any,
+        hop_codes,
     })
 }

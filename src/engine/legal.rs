@@ -301,14 +301,17 @@ impl Position {
                 }
                 let occ = self.side_bits[us] | self.side_bits[them];
                 let span = t.path_at[k * n + j] as usize..t.path_at[k * n + j + 1] as usize;
-                for &(o, empty) in s.paths.get(span).unwrap_or_default() {
-                    if (origins >> (o & 63)) & 1 == 0 {
+                let mut i = span.start;
+                while let Some(p) = s.paths.get(i).filter(|_| i < span.end) {
+                    if (origins >> (p.origin & 63)) & 1 == 0 {
+                        i = p.next as usize;
                         continue;
                     }
-                    let on = empty & occ;
+                    let on = p.empty & occ;
                     if on & on.wrapping_sub(1) == 0 {
-                        g.add_bits(if on == 0 { empty } else { on }, &ab.square_of);
+                        g.add_bits(if on == 0 { p.empty } else { on }, &ab.square_of);
                     }
+                    i += 1;
                 }
                 continue;
             }
@@ -395,6 +398,20 @@ impl Position {
             return None;
         }
         Some((g.bits, screens.bits))
+    }
+
+    /// [`Self::blocking_bits`] for the mover's royal piece on `k` once its piece on `from` is
+    /// lifted off the board: the squares that piece may fill and leave `k` unattacked, unless
+    /// filling one makes a screen for a hopper (the squares `guard` marks as screens).
+    pub(crate) fn blocks_lifted(&mut self, preset: &Preset, ab: &AttackBits, from: Sq, k: Sq) -> Option<u64> {
+        let b = *ab.bit_of.get(from.idx()).filter(|&&b| b != 255)?;
+        let bit = 1u64 << (b & 63);
+        let occ = (self.side_bits[Side::White] | self.side_bits[Side::Black]) & !bit;
+        // The cells too: the general tables' lines are read from them.
+        let old = std::mem::replace(&mut self.cells[from.idx()], cell::EMPTY);
+        let block = self.blocking_bits(preset, ab, k, self.side.other(), occ, bit);
+        self.cells[from.idx()] = old;
+        block
     }
 
     /// Whether a move of the mover (not in check, its royal piece on `k`) keeps that piece safe,
@@ -677,6 +694,51 @@ impl Position {
         occ: u64,
         gone: u64,
     ) -> Option<bool> {
+        self.attacks_bits(preset, ab, sq, by, occ, gone, |_| true)
+    }
+
+    /// The squares where one more piece would block every attack of `by` on `sq` (all of them when
+    /// there is none; none for a leap's), read from the bits as [`Self::attacked_bits`] reads them;
+    /// `None` when they cannot tell, or an attack is a lame leap's or along a hopper's line (the
+    /// general tables': a piece put on its line may also serve as a screen).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn blocking_bits(
+        &self,
+        preset: &Preset,
+        ab: &AttackBits,
+        sq: Sq,
+        by: Side,
+        occ: u64,
+        gone: u64,
+    ) -> Option<u64> {
+        let mut block = !0u64;
+        let mut known = true;
+        self.attacks_bits(preset, ab, sq, by, occ, gone, |squares| {
+            match squares {
+                Some(b) => block &= b,
+                None => known = false,
+            }
+            !known || block == 0
+        })?;
+        known.then_some(block)
+    }
+
+    /// The attacks of `by` on `sq` by the bits, each told to `hit` with the squares that would
+    /// block it (`None`: the general tables' lame leaps and lines, not told apart) until `hit`
+    /// answers true (then `Some(true)`); `Some(false)` when none stopped it, `None` when the bits
+    /// cannot tell (holes on the board).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn attacks_bits(
+        &self,
+        preset: &Preset,
+        ab: &AttackBits,
+        sq: Sq,
+        by: Side,
+        occ: u64,
+        gone: u64,
+        mut hit: impl FnMut(Option<u64>) -> bool,
+    ) -> Option<bool> {
         if self.counts[cell::HOLE as usize] != 0 {
             return None;
         }
@@ -698,6 +760,7 @@ impl Position {
             let code = cell::code(self.cells[ab.square_of[b].idx()]) as usize;
             if let Some((_, from)) = s.leaps.get(s.leap_index[code & 127] as usize)
                 && (from[tb] >> b) & 1 != 0
+                && hit(Some(0))
             {
                 return Some(true);
             }
@@ -710,7 +773,11 @@ impl Position {
             for &i in &g.lines {
                 let (ray, up) = &s.rides[i as usize];
                 let line = ray[tb];
-                if line & riders != 0 && (riders >> nearest(line & occ, *up)) & 1 != 0 {
+                if line & riders == 0 {
+                    continue;
+                }
+                let b = nearest(line & occ, *up);
+                if (riders >> b) & 1 != 0 && hit(Some(line & !ray[b] & !(1 << b))) {
                     return Some(true);
                 }
             }
@@ -720,8 +787,7 @@ impl Position {
             if ray[tb] & theirs == 0 {
                 continue;
             }
-            let hit = ray[tb] & occ;
-            let b = nearest(hit, *up);
+            let b = nearest(ray[tb] & occ, *up);
             if (theirs >> b) & 1 == 0 {
                 continue;
             }
@@ -731,7 +797,7 @@ impl Position {
                 continue;
             }
             let dist = (ray[tb] & !ray[b]).count_ones() as u8;
-            if rides_to(preset, r, c, dist, at.idx()) {
+            if rides_to(preset, r, c, dist, at.idx()) && hit(Some(ray[tb] & !ray[b] & !(1 << b))) {
                 return Some(true);
             }
         }
@@ -741,7 +807,7 @@ impl Position {
                 || (s.line_any[tb] & SideBits::pieces(&s.line_codes, code_bits) & !gone != 0
                     && (t.line_at[k] as usize..t.line_at[k + 1] as usize)
                         .any(|i| s.line_squares[i] & code_bits[t.back_lines[i].code as usize & 127] & !gone != 0));
-            if near && self.back_attack(preset, t, k) {
+            if near && self.back_attack(preset, t, k) && hit(None) {
                 return Some(true);
             }
         }
@@ -755,10 +821,17 @@ impl Position {
                 continue;
             }
             let b = sq.idx() * n + j;
-            for &(o, empty) in &s.paths[t.path_at[b] as usize..t.path_at[b + 1] as usize] {
-                if (pieces >> (o & 63)) & 1 != 0 && empty & occ == 0 {
+            let (mut i, end) = (t.path_at[b] as usize, t.path_at[b + 1] as usize);
+            // The entries of an origin with no piece of the code are passed over together.
+            while let Some(p) = s.paths.get(i).filter(|_| i < end) {
+                if (pieces >> (p.origin & 63)) & 1 == 0 {
+                    i = p.next as usize;
+                    continue;
+                }
+                if p.empty & occ == 0 && hit(Some(p.empty)) {
                     return Some(true);
                 }
+                i += 1;
             }
         }
         Some(false)
