@@ -288,7 +288,9 @@ impl Position {
         let k = k.idx();
         // The shaped paths of enemy pieces aimed at it: emptying a square of one could open it.
         let n = t.ray_codes.len();
-        for (j, &code) in t.ray_codes.iter().enumerate() {
+        // With the bits, no enemy piece on any path's origin: none is looked at.
+        let paths = bits.zip(kb).is_none_or(|(ab, kb)| ab.sides[them].path_any[kb] & self.side_bits[them] != 0);
+        for (j, &code) in t.ray_codes.iter().enumerate().filter(|_| paths) {
             if self.counts[code as usize] == 0 {
                 continue;
             }
@@ -350,7 +352,15 @@ impl Position {
                 }
             }
         }
+        // Likewise no piece of a line's code on any of its lines.
+        let lines = bits.zip(kb).is_none_or(|(ab, kb)| {
+            let s = &ab.sides[them];
+            s.line_any[kb] & SideBits::pieces(&s.line_codes, &self.code_bits) != 0
+        });
         for (i, l) in t.back_lines.iter().enumerate().take(t.line_at[k + 1] as usize).skip(t.line_at[k] as usize) {
+            if !lines {
+                break;
+            }
             if self.counts[l.code as usize] == 0 {
                 continue;
             }
