@@ -636,15 +636,7 @@ impl BitTables {
     /// The ride tables ([`super::slides`]), built on first use; `None` without PEXT or groups.
     #[inline]
     pub fn slides(&self) -> Option<&slides::Table> {
-        self.lines.table(|groups| {
-            let ray = |d: usize, b: usize| self.ray_up(d, b);
-            slides::Table::build(
-                groups,
-                self.squares,
-                |g, b| slides::mask(g, b, &ray),
-                |g, b, occ| self.rides_walked(g, b, occ),
-            )
-        })
+        self.lines.table(|groups| slides::Table::build(groups, self.squares, |d, b| self.ray_up(d, b)))
     }
 }
 
