@@ -443,7 +443,7 @@ impl Position {
         let them = us.other();
         let (ours, theirs) = (self.side_bits[us], self.side_bits[them]);
         let occ = ours | theirs;
-        if self.attacked_bits(preset, ab, k, them, occ, 0) != Some(false) {
+        if self.counts[cell::HOLE as usize] != 0 {
             return false;
         }
         let kb = ab.bit_of[k.idx()] as usize & 63;
@@ -465,12 +465,20 @@ impl Position {
             for &i in &grp.lines {
                 let (ray, up) = &s.rides[i as usize];
                 let line = ray[kb];
-                if line & riders != 0
-                    && let Some(first) = pin(line, *up, riders, ray)
-                {
+                if line & riders == 0 {
+                    continue;
+                }
+                // A rider first on the line attacks: the groups' lines are asked here alone.
+                if (riders >> nearest(line & occ, *up)) & 1 != 0 {
+                    return false;
+                }
+                if let Some(first) = pin(line, *up, riders, ray) {
                     g.add(ab.square_of[first]);
                 }
             }
+        }
+        if self.attacks_bits(preset, ab, k, them, occ, 0, false, |_| true) != Some(false) {
+            return false;
         }
         for &i in &s.limited_rides {
             let (r, (ray, up)) = (&preset.movement.attacks[them].rides[i as usize], &s.rides[i as usize]);
@@ -704,7 +712,7 @@ impl Position {
         occ: u64,
         gone: u64,
     ) -> Option<bool> {
-        self.attacks_bits(preset, ab, sq, by, occ, gone, |_| true)
+        self.attacks_bits(preset, ab, sq, by, occ, gone, true, |_| true)
     }
 
     /// The squares where one more piece would block every attack of `by` on `sq` (all of them when
@@ -723,7 +731,7 @@ impl Position {
     ) -> Option<u64> {
         let mut block = !0u64;
         let mut known = true;
-        self.attacks_bits(preset, ab, sq, by, occ, gone, |squares| {
+        self.attacks_bits(preset, ab, sq, by, occ, gone, true, |squares| {
             match squares {
                 Some(b) => block &= b,
                 None => known = false,
@@ -736,7 +744,8 @@ impl Position {
     /// The attacks of `by` on `sq` by the bits, each told to `hit` with the squares that would
     /// block it (`None`: the general tables' lame leaps and lines, not told apart) until `hit`
     /// answers true (then `Some(true)`); `Some(false)` when none stopped it, `None` when the bits
-    /// cannot tell (holes on the board).
+    /// cannot tell (holes on the board). Without `groups`, the lines of [`SideBits::ride_groups`]
+    /// are left to the caller.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn attacks_bits(
@@ -747,6 +756,7 @@ impl Position {
         by: Side,
         occ: u64,
         gone: u64,
+        groups: bool,
         mut hit: impl FnMut(Option<u64>) -> bool,
     ) -> Option<bool> {
         if self.counts[cell::HOLE as usize] != 0 {
@@ -775,7 +785,7 @@ impl Position {
                 return Some(true);
             }
         }
-        for g in &s.ride_groups {
+        for g in s.ride_groups.iter().filter(|_| groups) {
             let riders = SideBits::pieces(&g.codes, code_bits) & !gone;
             if g.reach[tb] & riders == 0 {
                 continue;
