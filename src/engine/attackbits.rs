@@ -5,7 +5,7 @@
 //! cells (see `Position::attacked_bits`, which the royal-safety trial asks).
 
 use super::board::{Geometry, Sq, cell};
-use super::movement::{AttackTables, Movement};
+use super::movement::{AttackTables, Hop, Movement};
 use super::side::{BySide, Side};
 
 /// A set of squares, bit `rank * files + file` (as [`super::bitboard::Bits`]).
@@ -19,9 +19,17 @@ pub struct SideBits {
     pub leaps: Vec<(u8, Box<[Bits; 64]>)>,
     /// Per target: the squares any code leaps there from.
     pub leap_any: [Bits; 64],
+    /// Per code, its entry in `leaps` (255: none): a piece found on a leap origin is asked of its
+    /// own code's table alone, instead of every leaping code being asked.
+    pub leap_index: Box<[u8; 128]>,
     /// Per rider line of [`AttackTables::rides`] (same order): per target, the squares back from it
     /// along the line, and whether bit indices grow along it (the nearest piece is the lowest bit).
     pub rides: Vec<(Box<[Bits; 64]>, bool)>,
+    /// The lines that the same codes ride without a range limit, grouped: their riders' bits are
+    /// gathered once per group, and a line with none of them on it is passed over at once.
+    pub ride_groups: Vec<RideGroup>,
+    /// The lines some code rides with a range limit (indices into `rides`), asked one by one.
+    pub limited_rides: Vec<u8>,
     /// Per target: the origins of its lame, confined or initial leaps ([`AttackTables::back_leaps`]);
     /// with no piece of the side on any, they are not looked at.
     pub leap_origins: [Bits; 64],
@@ -30,8 +38,44 @@ pub struct SideBits {
     /// Per target and shaped code `j` (`t * n + j`, `n` codes of [`AttackTables::ray_codes`]): the
     /// origins of the paths ending there.
     pub path_origins: Vec<Bits>,
-    /// Per [`AttackTables::back_paths`] entry: its origin's bit and the squares it must find empty.
-    pub paths: Vec<(u8, Bits)>,
+    /// Per [`AttackTables::back_paths`] entry: its origin's bit, the squares it must find empty,
+    /// and where the next origin's entries start.
+    pub paths: Vec<PathBits>,
+    /// Per target: the origins of every shaped code's paths ending there (`path_origins` joined).
+    pub path_any: [Bits; 64],
+    /// The codes of [`AttackTables::back_lines`], and per target the squares of its lines.
+    pub line_codes: Vec<u8>,
+    pub line_any: [Bits; 64],
+    /// The codes of those lines that hop (a piece put on one may make a screen).
+    pub hop_codes: Vec<u8>,
+}
+
+/// A [`super::movement::PathBack`] as bits.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PathBits {
+    pub origin: u8,
+    /// [`super::movement::PathBack::next`]: the entries up to it have the same origin.
+    pub next: u32,
+    pub empty: Bits,
+}
+
+/// Rider lines ridden by the same codes, all without a range limit.
+#[derive(Clone, Debug)]
+pub struct RideGroup {
+    /// The codes that ride them.
+    pub codes: Vec<u8>,
+    /// Their indices in [`SideBits::rides`].
+    pub lines: Vec<u8>,
+    /// Per target, the squares of all its lines.
+    pub reach: Box<[Bits; 64]>,
+}
+
+impl SideBits {
+    /// The pieces of `codes` on the board (`code_bits`: per code, its pieces).
+    #[inline(always)]
+    pub fn pieces(codes: &[u8], code_bits: &[Bits; 128]) -> Bits {
+        codes.iter().fold(0, |m, &c| m | code_bits[c as usize & 127])
+    }
 }
 
 /// Both sides' [`SideBits`] and the board's squares as bits.
@@ -87,6 +131,10 @@ fn side_bits(
             }
         }
     }
+    let mut leap_index = Box::new([255u8; 128]);
+    for (i, (code, _)) in leaps.iter().enumerate() {
+        leap_index[*code as usize & 127] = u8::try_from(i).ok()?;
+    }
     let mut leap_any = [0u64; 64];
     for (_, from) in &leaps {
         for (any, &f) in leap_any.iter_mut().zip(from.iter()) {
@@ -117,6 +165,28 @@ fn side_bits(
         }
         rides.push((ray, up.unwrap_or(true)));
     }
+    let mut ride_groups: Vec<RideGroup> = Vec::new();
+    let mut limited_rides = Vec::new();
+    for (i, r) in t.rides.iter().enumerate() {
+        let i8 = u8::try_from(i).ok()?;
+        if !r.limited.is_empty() || r.any != r.unlimited {
+            limited_rides.push(i8);
+            continue;
+        }
+        let codes: Vec<u8> = (0..128u8).filter(|&c| (r.unlimited >> c) & 1 != 0).collect();
+        let g = match ride_groups.iter().position(|g| g.codes == codes) {
+            Some(g) => g,
+            None => {
+                ride_groups.push(RideGroup { codes, lines: Vec::new(), reach: Box::new([0; 64]) });
+                ride_groups.len() - 1
+            }
+        };
+        let g = &mut ride_groups[g];
+        g.lines.push(i8);
+        for (reach, &ray) in g.reach.iter_mut().zip(rides[i].0.iter()) {
+            *reach |= ray;
+        }
+    }
     let mut leap_origins = [0u64; 64];
     let mut line_squares = Vec::with_capacity(t.back_lines.len());
     if !t.back_at.is_empty() {
@@ -137,7 +207,7 @@ fn side_bits(
     }
     let n = t.ray_codes.len();
     let mut path_origins = vec![0u64; 64 * n];
-    let mut paths = vec![(0u8, 0u64); t.back_paths.len()];
+    let mut paths = vec![PathBits::default(); t.back_paths.len()];
     for &target in &geo.squares {
         let Some(tb) = bit(target) else { continue };
         for (j, &code) in t.ray_codes.iter().enumerate() {
@@ -151,9 +221,42 @@ fn side_bits(
                 for &s in rays.get(e.origin.idx())?.get(e.ray as usize)?.squares.get(..e.at as usize)? {
                     empty |= 1 << bit(s)?;
                 }
-                *slot = (ob as u8, empty);
+                *slot = PathBits { origin: ob as u8, next: e.next, empty };
             }
         }
     }
-    Some(SideBits { leaps, leap_any, rides, leap_origins, line_squares, path_origins, paths })
+    let mut path_any = [0u64; 64];
+    for (tb, any) in path_any.iter_mut().enumerate() {
+        *any = path_origins[tb * n..(tb + 1) * n].iter().fold(0, |m, &o| m | o);
+    }
+    let mut line_codes: Vec<u8> = t.back_lines.iter().map(|l| l.code).collect();
+    line_codes.sort_unstable();
+    line_codes.dedup();
+    let mut hop_codes: Vec<u8> = t.back_lines.iter().filter(|l| l.hop != Hop::No).map(|l| l.code).collect();
+    hop_codes.sort_unstable();
+    hop_codes.dedup();
+    let mut line_any = [0u64; 64];
+    for &target in &geo.squares {
+        let Some(tb) = bit(target) else { continue };
+        let k = target.idx();
+        if let Some(at) = t.line_at.get(k..k + 2) {
+            line_any[tb] = line_squares[at[0] as usize..at[1] as usize].iter().fold(0, |m, &l| m | l);
+        }
+    }
+    Some(SideBits {
+        leaps,
+        leap_any,
+        leap_index,
+        rides,
+        ride_groups,
+        limited_rides,
+        leap_origins,
+        line_squares,
+        path_origins,
+        paths,
+        path_any,
+        line_codes,
+        line_any,
+        hop_codes,
+    })
 }

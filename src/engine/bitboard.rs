@@ -40,12 +40,16 @@ pub struct Special {
 /// One square of a shaped path ([`super::movement::Ray`]: crooked, circular, multi-leg moves) as
 /// bits: the square `to`, reached when the squares `path` before it are empty, doing what `flags`
 /// say there. Where `path` is blocked so are the path's later squares: `next` is the index of the
-/// next path's first square.
+/// next path's first square. Where the path's first square (`lead`) holds a piece, the paths
+/// after it that begin there too are blocked as well: `skip` is the index past them
+/// ([`super::movement::Ray::skip`]).
 #[derive(Clone, Copy, Debug)]
 pub struct PathStep {
     pub to: u8,
     pub flags: u8,
     pub next: u16,
+    pub lead: u8,
+    pub skip: u16,
     pub path: Bits,
 }
 
@@ -196,7 +200,7 @@ impl BitTables {
         let mut to = 0;
         while let Some(p) = k.paths.get(i).filter(|_| i < end) {
             if p.path & occ != 0 {
-                i = p.next as usize;
+                i = if (occ >> (p.lead & 63)) & 1 != 0 { p.skip } else { p.next } as usize;
                 continue;
             }
             to |= reachable(p.flags, 1 << (p.to & 63), own, empty, enemy);
@@ -496,17 +500,32 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
                 let bit = |s: Sq| 1u64 << (bit_of[s.idx()] & 63);
                 for (b, &sq) in geo.squares.iter().enumerate() {
                     k.path_at[b] = k.paths.len() as u16;
-                    for r in &mv.rays[side][kind][sq.idx()] {
+                    let rays = &mv.rays[side][kind][sq.idx()];
+                    let mut starts = Vec::with_capacity(rays.len() + 1);
+                    for r in rays {
                         let (start, mut path) = (k.paths.len(), 0);
+                        starts.push(start);
+                        let lead = r.squares.first().map_or(0, |&s| bit_of[s.idx()] & 63);
                         for (i, &s) in r.squares.iter().enumerate() {
                             if i >= r.first_dest as usize {
                                 let flags = r.flags & (flag::MOVE | flag::CAPTURE);
-                                k.paths.push(PathStep { to: bit_of[s.idx()], flags, next: 0, path });
+                                let to = bit_of[s.idx()];
+                                k.paths.push(PathStep { to, flags, next: 0, lead, skip: 0, path });
                             }
                             path |= bit(s);
                         }
-                        let next = k.paths.len();
-                        k.paths[start..].iter_mut().for_each(|p| p.next = next as u16);
+                    }
+                    starts.push(k.paths.len());
+                    for (ri, r) in rays.iter().enumerate() {
+                        let next = starts[ri + 1];
+                        // Stopped at its first square (before any destination), the ray stops
+                        // the next `skip[0]` rays too.
+                        let stops = if r.first_dest > 0 { r.skip.first().map_or(0, |&n| n as usize) } else { 0 };
+                        let skip = starts[(ri + 1 + stops).min(rays.len())];
+                        k.paths[starts[ri]..next].iter_mut().for_each(|p| {
+                            p.next = next as u16;
+                            p.skip = skip as u16;
+                        });
                     }
                 }
                 for i in n..65 {
@@ -617,15 +636,7 @@ impl BitTables {
     /// The ride tables ([`super::slides`]), built on first use; `None` without PEXT or groups.
     #[inline]
     pub fn slides(&self) -> Option<&slides::Table> {
-        self.lines.table(|groups| {
-            let ray = |d: usize, b: usize| self.ray_up(d, b);
-            slides::Table::build(
-                groups,
-                self.squares,
-                |g, b| slides::mask(g, b, &ray),
-                |g, b, occ| self.rides_walked(g, b, occ),
-            )
-        })
+        self.lines.table(|groups| slides::Table::build(groups, self.squares, |d, b| self.ray_up(d, b)))
     }
 }
 

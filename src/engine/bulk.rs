@@ -3,6 +3,7 @@
 //! squares, and a popcount; no move is listed or tried. Only where every piece on the board moves
 //! plainly ([`super::bitboard`]); en passant and castling are tried as the move list's are.
 
+use super::attackbits::SideBits;
 use super::bitboard::{BitTables, Bits, KindBits, compile};
 use super::board::{Sq, cell};
 use super::movement::flag;
@@ -416,10 +417,14 @@ impl Position {
         }
         let us = self.side;
         let k = self.royal_square(us)?;
-        // Attacked now (no guard), every quiet move is tried, as the legal moves' are.
+        // Attacked now (no guard), every quiet move is tried, as the legal moves' are; a square
+        // may be a screen only if the enemy has a piece that hops.
         let (guard, screens) = match self.guard_bits(preset, k, us) {
             Some(g) => g,
-            None if preset.attack_bits.is_some() => (!0, !0),
+            None if let Some(ab) = &preset.attack_bits => {
+                let hoppers = SideBits::pieces(&ab.sides[us.other()].hop_codes, &self.code_bits);
+                (!0, if hoppers != 0 { !0 } else { 0 })
+            }
             None => return None,
         };
         let kb = t.bit_of[k.idx()] as usize & 63;
@@ -479,8 +484,19 @@ impl Position {
                         if quiet != 0 {
                             // Off the guarded squares (and not the royal piece) a move keeps it safe;
                             // a quiet move fills its square, which exposes nothing but a screen.
-                            let tried = if b == kb || (guard >> b) & 1 != 0 { quiet } else { quiet & screens };
+                            let mut tried = if b == kb || (guard >> b) & 1 != 0 { quiet } else { quiet & screens };
                             n += u64::from((quiet & !tried).count_ones());
+                            // A guarded piece with several such moves: lifted, the squares that
+                            // block every attack then are asked once (a screen's square is tried).
+                            let sure = tried & !screens;
+                            if b != kb
+                                && sure & sure.wrapping_sub(1) != 0
+                                && let Some(ab) = &preset.attack_bits
+                                && let Some(block) = self.blocks_lifted(preset, ab, from, k)
+                            {
+                                n += u64::from((sure & block).count_ones());
+                                tried &= screens;
+                            }
                             let mut left = tried;
                             while left != 0 {
                                 let s = left.trailing_zeros() as usize & 63;

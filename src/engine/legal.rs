@@ -1,6 +1,6 @@
 //! The royal-safety filter: pinned pieces found once per position, and trials that touch only the cells.
 
-use super::attackbits::AttackBits;
+use super::attackbits::{AttackBits, SideBits};
 use super::bitboard::nearest;
 use super::board::{MAX_FILES, MAX_RANKS, PAD, Sq, cell};
 use super::movegen::rides_to;
@@ -54,6 +54,52 @@ impl Guard {
     #[inline]
     fn has(&self, sq: Sq) -> bool {
         self.bits[sq.idx() >> 6] >> (sq.idx() & 63) & 1 != 0
+    }
+}
+
+/// Where [`Position::guard`] marks its squares: a [`Guard`] of cells, or [`BitMarks`].
+trait Marks {
+    fn add(&mut self, sq: Sq);
+    /// The squares of `bits` (bits of the preset's [`AttackBits`], `square_of` their squares).
+    fn add_bits(&mut self, bits: u64, square_of: &[Sq]) {
+        let mut left = bits;
+        while left != 0 {
+            let b = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if let Some(&sq) = square_of.get(b) {
+                self.add(sq);
+            }
+        }
+    }
+}
+
+impl Marks for Guard {
+    #[inline]
+    fn add(&mut self, sq: Sq) {
+        Guard::add(self, sq);
+    }
+}
+
+/// Marks as bits of the preset's [`AttackBits`] (`bit_of`: per cell its bit, 255 off the board,
+/// where a move can neither start nor end): what the bulk count reads, with no cells to convert.
+struct BitMarks<'a> {
+    bits: u64,
+    bit_of: &'a [u8],
+}
+
+impl Marks for BitMarks<'_> {
+    #[inline]
+    fn add(&mut self, sq: Sq) {
+        if let Some(&b) = self.bit_of.get(sq.idx())
+            && b != 255
+        {
+            self.bits |= 1 << (b & 63);
+        }
+    }
+
+    #[inline]
+    fn add_bits(&mut self, bits: u64, _: &[Sq]) {
+        self.bits |= bits;
     }
 }
 
@@ -208,7 +254,7 @@ impl Position {
     /// same ride walk finds the attackers and the pinned pieces).
     /// `screens`, when given, gets the squares of those that a move could expose it by filling
     /// (a hopper's lines): filling any other square only blocks.
-    fn guard(&self, preset: &Preset, k: Sq, us: Side, g: &mut Guard, mut screens: Option<&mut Guard>) -> bool {
+    fn guard<M: Marks>(&self, preset: &Preset, k: Sq, us: Side, g: &mut M, mut screens: Option<&mut M>) -> bool {
         let them = us.other();
         let t = &preset.movement.attacks[them];
         if preset.geo.cells > GUARD_WORDS * 64 {
@@ -242,13 +288,33 @@ impl Position {
         let k = k.idx();
         // The shaped paths of enemy pieces aimed at it: emptying a square of one could open it.
         let n = t.ray_codes.len();
-        for (j, &code) in t.ray_codes.iter().enumerate() {
+        // With the bits, no enemy piece on any path's origin: none is looked at.
+        let paths = bits.zip(kb).is_none_or(|(ab, kb)| ab.sides[them].path_any[kb] & self.side_bits[them] != 0);
+        for (j, &code) in t.ray_codes.iter().enumerate().filter(|_| paths) {
             if self.counts[code as usize] == 0 {
                 continue;
             }
-            if let (Some(ab), Some(kb)) = (bits, kb)
-                && ab.sides[them].path_origins[kb * n + j] & self.code_bits[code as usize & 127] == 0
-            {
+            if let (Some(ab), Some(kb)) = (bits, kb) {
+                // As bits (no holes): each path's squares that must be empty, met by the pieces.
+                let s = &ab.sides[them];
+                let origins = s.path_origins[kb * n + j] & self.code_bits[code as usize & 127];
+                if origins == 0 {
+                    continue;
+                }
+                let occ = self.side_bits[us] | self.side_bits[them];
+                let span = t.path_at[k * n + j] as usize..t.path_at[k * n + j + 1] as usize;
+                let mut i = span.start;
+                while let Some(p) = s.paths.get(i).filter(|_| i < span.end) {
+                    if (origins >> (p.origin & 63)) & 1 == 0 {
+                        i = p.next as usize;
+                        continue;
+                    }
+                    let on = p.empty & occ;
+                    if on & on.wrapping_sub(1) == 0 {
+                        g.add_bits(if on == 0 { p.empty } else { on }, &ab.square_of);
+                    }
+                    i += 1;
+                }
                 continue;
             }
             let rays = &preset.movement.rays[them][cell::kind(code)];
@@ -286,7 +352,15 @@ impl Position {
                 }
             }
         }
+        // Likewise no piece of a line's code on any of its lines.
+        let lines = bits.zip(kb).is_none_or(|(ab, kb)| {
+            let s = &ab.sides[them];
+            s.line_any[kb] & SideBits::pieces(&s.line_codes, &self.code_bits) != 0
+        });
         for (i, l) in t.back_lines.iter().enumerate().take(t.line_at[k + 1] as usize).skip(t.line_at[k] as usize) {
+            if !lines {
+                break;
+            }
             if self.counts[l.code as usize] == 0 {
                 continue;
             }
@@ -328,31 +402,26 @@ impl Position {
     /// now, or there are no such bits.
     pub(crate) fn guard_bits(&self, preset: &Preset, k: Sq, us: Side) -> Option<(u64, u64)> {
         let ab = preset.attack_bits.as_ref()?;
-        let mut g = Guard { bits: [0; GUARD_WORDS] };
-        let mut screens = Guard { bits: [0; GUARD_WORDS] };
+        let mut g = BitMarks { bits: 0, bit_of: &ab.bit_of };
+        let mut screens = BitMarks { bits: 0, bit_of: &ab.bit_of };
         if !self.guard(preset, k, us, &mut g, Some(&mut screens)) {
             return None;
         }
-        // Only the words that hold the board's cells can have bits.
-        let words = preset.geo.cells.div_ceil(64).min(GUARD_WORDS);
-        let as_bits = |g: &Guard| {
-            let mut bits = 0u64;
-            for (w, &word) in g.bits[..words].iter().enumerate() {
-                let mut left = word;
-                while left != 0 {
-                    let cell = w * 64 + left.trailing_zeros() as usize;
-                    left &= left - 1;
-                    // Off the board (no square) a move can neither start nor end.
-                    if let Some(&b) = ab.bit_of.get(cell)
-                        && b != 255
-                    {
-                        bits |= 1 << (b & 63);
-                    }
-                }
-            }
-            bits
-        };
-        Some((as_bits(&g), as_bits(&screens)))
+        Some((g.bits, screens.bits))
+    }
+
+    /// [`Self::blocking_bits`] for the mover's royal piece on `k` once its piece on `from` is
+    /// lifted off the board: the squares that piece may fill and leave `k` unattacked, unless
+    /// filling one makes a screen for a hopper (the squares `guard` marks as screens).
+    pub(crate) fn blocks_lifted(&mut self, preset: &Preset, ab: &AttackBits, from: Sq, k: Sq) -> Option<u64> {
+        let b = *ab.bit_of.get(from.idx()).filter(|&&b| b != 255)?;
+        let bit = 1u64 << (b & 63);
+        let occ = (self.side_bits[Side::White] | self.side_bits[Side::Black]) & !bit;
+        // The cells too: the general tables' lines are read from them.
+        let old = std::mem::replace(&mut self.cells[from.idx()], cell::EMPTY);
+        let block = self.blocking_bits(preset, ab, k, self.side.other(), occ, bit);
+        self.cells[from.idx()] = old;
+        block
     }
 
     /// Whether a move of the mover (not in check, its royal piece on `k`) keeps that piece safe,
@@ -370,32 +439,55 @@ impl Position {
     /// on each rider line to the royal piece on `k`, a piece of `us` first and an enemy riding the
     /// line that far next. Marks them in `g` and returns true, or returns false when the royal
     /// piece is attacked now.
-    fn pins_by_bits(&self, preset: &Preset, ab: &AttackBits, k: Sq, us: Side, g: &mut Guard) -> bool {
+    fn pins_by_bits(&self, preset: &Preset, ab: &AttackBits, k: Sq, us: Side, g: &mut impl Marks) -> bool {
         let them = us.other();
         let (ours, theirs) = (self.side_bits[us], self.side_bits[them]);
         let occ = ours | theirs;
-        if self.attacked_bits(preset, ab, k, them, occ, 0) != Some(false) {
+        if self.counts[cell::HOLE as usize] != 0 {
             return false;
         }
         let kb = ab.bit_of[k.idx()] as usize & 63;
-        for (r, (ray, up)) in preset.movement.attacks[them].rides.iter().zip(&ab.sides[them].rides) {
+        let s = &ab.sides[them];
+        // A line pins when the mover's piece is first on it and one of its riders second.
+        let pin = |line: u64, up: bool, riders: u64, ray: &[u64; 64]| {
+            let first = nearest(line & occ, up);
+            if (ours >> first) & 1 == 0 {
+                return None;
+            }
+            let beyond = ray[first] & occ;
+            (beyond != 0 && (riders >> nearest(beyond, up)) & 1 != 0).then_some(first)
+        };
+        for grp in &s.ride_groups {
+            let riders = SideBits::pieces(&grp.codes, &self.code_bits);
+            if grp.reach[kb] & riders == 0 {
+                continue;
+            }
+            for &i in &grp.lines {
+                let (ray, up) = &s.rides[i as usize];
+                let line = ray[kb];
+                if line & riders == 0 {
+                    continue;
+                }
+                // A rider first on the line attacks: the groups' lines are asked here alone.
+                if (riders >> nearest(line & occ, *up)) & 1 != 0 {
+                    return false;
+                }
+                if let Some(first) = pin(line, *up, riders, ray) {
+                    g.add(ab.square_of[first]);
+                }
+            }
+        }
+        if self.attacks_bits(preset, ab, k, them, occ, 0, false, |_| true) != Some(false) {
+            return false;
+        }
+        for &i in &s.limited_rides {
+            let (r, (ray, up)) = (&preset.movement.attacks[them].rides[i as usize], &s.rides[i as usize]);
             let line = ray[kb];
             if line & theirs == 0 {
                 continue;
             }
-            // Not attacked: the first piece on the line is the mover's own or rides no further.
-            let first = nearest(line & occ, *up);
-            if (ours >> first) & 1 == 0 {
-                continue;
-            }
-            let beyond = ray[first] & occ;
-            if beyond == 0 {
-                continue;
-            }
-            let second = nearest(beyond, *up);
-            if (theirs >> second) & 1 == 0 {
-                continue;
-            }
+            let Some(first) = pin(line, *up, theirs, ray) else { continue };
+            let second = nearest(ray[first] & occ, *up);
             let at = ab.square_of[second];
             let dist = (line & !ray[second]).count_ones() as u8;
             if rides_to(preset, r, self.cells[at.idx()], dist, at.idx()) {
@@ -620,6 +712,53 @@ impl Position {
         occ: u64,
         gone: u64,
     ) -> Option<bool> {
+        self.attacks_bits(preset, ab, sq, by, occ, gone, true, |_| true)
+    }
+
+    /// The squares where one more piece would block every attack of `by` on `sq` (all of them when
+    /// there is none; none for a leap's), read from the bits as [`Self::attacked_bits`] reads them;
+    /// `None` when they cannot tell, or an attack is a lame leap's or along a hopper's line (the
+    /// general tables': a piece put on its line may also serve as a screen).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn blocking_bits(
+        &self,
+        preset: &Preset,
+        ab: &AttackBits,
+        sq: Sq,
+        by: Side,
+        occ: u64,
+        gone: u64,
+    ) -> Option<u64> {
+        let mut block = !0u64;
+        let mut known = true;
+        self.attacks_bits(preset, ab, sq, by, occ, gone, true, |squares| {
+            match squares {
+                Some(b) => block &= b,
+                None => known = false,
+            }
+            !known || block == 0
+        })?;
+        known.then_some(block)
+    }
+
+    /// The attacks of `by` on `sq` by the bits, each told to `hit` with the squares that would
+    /// block it (`None`: the general tables' lame leaps and lines, not told apart) until `hit`
+    /// answers true (then `Some(true)`); `Some(false)` when none stopped it, `None` when the bits
+    /// cannot tell (holes on the board). Without `groups`, the lines of [`SideBits::ride_groups`]
+    /// are left to the caller.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn attacks_bits(
+        &self,
+        preset: &Preset,
+        ab: &AttackBits,
+        sq: Sq,
+        by: Side,
+        occ: u64,
+        gone: u64,
+        groups: bool,
+        mut hit: impl FnMut(Option<u64>) -> bool,
+    ) -> Option<bool> {
         if self.counts[cell::HOLE as usize] != 0 {
             return None;
         }
@@ -633,19 +772,42 @@ impl Position {
         let code_bits = &self.code_bits;
         // `by`'s pieces: a leap or a line with none of them on its squares is passed over.
         let theirs = self.side_bits[by] & !gone;
-        if s.leap_any[tb] & theirs != 0 {
-            for (code, from) in &s.leaps {
-                if from[tb] & code_bits[*code as usize & 127] & !gone != 0 {
+        // The few pieces on a leap's origin are each asked of their own code's leaps.
+        let mut near = s.leap_any[tb] & theirs;
+        while near != 0 {
+            let b = near.trailing_zeros() as usize & 63;
+            near &= near - 1;
+            let code = cell::code(self.cells[ab.square_of[b].idx()]) as usize;
+            if let Some((_, from)) = s.leaps.get(s.leap_index[code & 127] as usize)
+                && (from[tb] >> b) & 1 != 0
+                && hit(Some(0))
+            {
+                return Some(true);
+            }
+        }
+        for g in s.ride_groups.iter().filter(|_| groups) {
+            let riders = SideBits::pieces(&g.codes, code_bits) & !gone;
+            if g.reach[tb] & riders == 0 {
+                continue;
+            }
+            for &i in &g.lines {
+                let (ray, up) = &s.rides[i as usize];
+                let line = ray[tb];
+                if line & riders == 0 {
+                    continue;
+                }
+                let b = nearest(line & occ, *up);
+                if (riders >> b) & 1 != 0 && hit(Some(line & !ray[b] & !(1 << b))) {
                     return Some(true);
                 }
             }
         }
-        for (r, (ray, up)) in t.rides.iter().zip(&s.rides) {
+        for &i in &s.limited_rides {
+            let (r, (ray, up)) = (&t.rides[i as usize], &s.rides[i as usize]);
             if ray[tb] & theirs == 0 {
                 continue;
             }
-            let hit = ray[tb] & occ;
-            let b = nearest(hit, *up);
+            let b = nearest(ray[tb] & occ, *up);
             if (theirs >> b) & 1 == 0 {
                 continue;
             }
@@ -655,18 +817,22 @@ impl Position {
                 continue;
             }
             let dist = (ray[tb] & !ray[b]).count_ones() as u8;
-            if rides_to(preset, r, c, dist, at.idx()) {
+            if rides_to(preset, r, c, dist, at.idx()) && hit(Some(ray[tb] & !ray[b] & !(1 << b))) {
                 return Some(true);
             }
         }
         if !t.back_at.is_empty() {
             let k = sq.idx();
-            let near = s.leap_origins[tb] & self.side_bits[by] & !gone != 0
-                || (t.line_at[k] as usize..t.line_at[k + 1] as usize)
-                    .any(|i| s.line_squares[i] & code_bits[t.back_lines[i].code as usize & 127] & !gone != 0);
-            if near && self.back_attack(preset, t, k) {
+            let near = s.leap_origins[tb] & theirs != 0
+                || (s.line_any[tb] & SideBits::pieces(&s.line_codes, code_bits) & !gone != 0
+                    && (t.line_at[k] as usize..t.line_at[k + 1] as usize)
+                        .any(|i| s.line_squares[i] & code_bits[t.back_lines[i].code as usize & 127] & !gone != 0));
+            if near && self.back_attack(preset, t, k) && hit(None) {
                 return Some(true);
             }
+        }
+        if s.path_any[tb] & theirs == 0 {
+            return Some(false);
         }
         let n = t.ray_codes.len();
         for (j, &code) in t.ray_codes.iter().enumerate() {
@@ -675,10 +841,17 @@ impl Position {
                 continue;
             }
             let b = sq.idx() * n + j;
-            for &(o, empty) in &s.paths[t.path_at[b] as usize..t.path_at[b + 1] as usize] {
-                if (pieces >> (o & 63)) & 1 != 0 && empty & occ == 0 {
+            let (mut i, end) = (t.path_at[b] as usize, t.path_at[b + 1] as usize);
+            // The entries of an origin with no piece of the code are passed over together.
+            while let Some(p) = s.paths.get(i).filter(|_| i < end) {
+                if (pieces >> (p.origin & 63)) & 1 == 0 {
+                    i = p.next as usize;
+                    continue;
+                }
+                if p.empty & occ == 0 && hit(Some(p.empty)) {
                     return Some(true);
                 }
+                i += 1;
             }
         }
         Some(false)

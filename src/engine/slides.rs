@@ -188,27 +188,31 @@ impl Lines {
 }
 
 impl Table {
-    /// The tables of `groups` on a board of `squares` bits: every occupancy of each mask (`mask(g,
-    /// b)`), in the order PEXT numbers them (the carry-rippler walk counts the packed bits up by
-    /// one), with `walk(g, b, occ)` the squares the group's rays reach. `None` without PEXT.
-    pub fn build(
-        groups: &[u64],
-        squares: usize,
-        mask: impl Fn(u64, usize) -> Bits,
-        walk: impl Fn(u64, usize, Bits) -> Bits,
-    ) -> Option<Table> {
+    /// The tables of `groups` on a board of `squares` bits: every occupancy of each mask (see
+    /// [`mask`], `ray(d, b)` as there), in the order PEXT numbers them (the carry-rippler walk counts
+    /// the packed bits up by one), with the squares the group's rays reach. `None` without PEXT.
+    pub fn build(groups: &[u64], squares: usize, ray: impl Fn(usize, usize) -> (Bits, bool)) -> Option<Table> {
         if groups.is_empty() || !fast_cpu() {
             return None;
         }
         let mut table = Table { at: Vec::new(), attacks: Vec::new() };
+        let mut rays = Vec::new();
         for &g in groups {
             let mut at = [(0, 0); 64];
             for (b, slot) in at.iter_mut().enumerate().take(squares) {
-                let m = mask(g, b);
+                let m = mask(g, b, &ray);
                 *slot = (m, u32::try_from(table.attacks.len()).ok()?);
+                // The group's rays from `b`, fetched once for all its occupancies.
+                rays.clear();
+                let mut left = g;
+                while left != 0 {
+                    rays.push(ray(left.trailing_zeros() as usize, b));
+                    left &= left - 1;
+                }
+                table.attacks.reserve(1 << m.count_ones());
                 let mut occ: Bits = 0;
                 loop {
-                    table.attacks.push(walk(g, b, occ));
+                    table.attacks.push(rays.iter().fold(0, |to, &(r, up)| to | reach(r, up, occ)));
                     occ = occ.wrapping_sub(m) & m;
                     if occ == 0 {
                         break;
@@ -218,5 +222,21 @@ impl Table {
             table.at.push(at);
         }
         Some(table)
+    }
+}
+
+/// The squares of `ray` (bits growing along it when `up`) up to and including its first piece of
+/// `occ`.
+#[inline]
+fn reach(ray: Bits, up: bool, occ: Bits) -> Bits {
+    let hit = ray & occ;
+    if hit == 0 {
+        ray
+    } else if up {
+        // Up to the lowest bit of `hit`.
+        ray & (hit ^ (hit - 1))
+    } else {
+        // From the highest bit of `hit` on.
+        ray & (1u64 << (63 - hit.leading_zeros())).wrapping_neg()
     }
 }
