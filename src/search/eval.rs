@@ -8,6 +8,7 @@ use crate::engine::board::{Sq, cell};
 use crate::engine::{Move, Position, Side};
 use crate::preset::Preset;
 use crate::script::{Interp, Outcome, ScriptError, Value};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Score units per unit of declared piece value: `value 1` is worth 100.
 pub const UNIT: i32 = 100;
@@ -330,12 +331,21 @@ fn scripted(preset: &Preset, pos: &mut Position, i: usize, base: i32) -> Result<
 
 /// Learned values by kind name, read from a values file (`--values`, see `herald values`).
 static LEARNED: std::sync::Mutex<Vec<(String, f64)>> = std::sync::Mutex::new(Vec::new());
+/// Counts the changes of `LEARNED`: an evaluator built before one is stale (see [`generation`]).
+static LEARNED_GENERATION: AtomicU64 = AtomicU64::new(0);
 
 /// Use these values in every search from now on (names the preset does not have are ignored).
 pub fn set_learned(values: Vec<(String, f64)>) {
     if let Ok(mut l) = LEARNED.lock() {
         *l = values;
+        LEARNED_GENERATION.fetch_add(1, Ordering::SeqCst);
     }
+}
+
+/// Which learned values an evaluator built now would use: an evaluator kept from an earlier
+/// search is used again only while this is unchanged.
+pub fn generation() -> u64 {
+    LEARNED_GENERATION.load(Ordering::SeqCst)
 }
 
 /// A kind's learned value in score units, if a values file named it (by name or label).
