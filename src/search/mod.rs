@@ -126,33 +126,29 @@ impl Searcher {
         self.core.tt.clear();
     }
 
-    /// The evaluator for `p`: the kept one when it was built for this preset with the learned
-    /// values now in force, else a new one (kept after the search by `keep`).
-    fn evaluator(&mut self, p: &Arc<Preset>) -> Evaluator {
+    /// Run `f` with the evaluator for `p` within a fresh budget ([`crate::budget`]): the kept
+    /// one when it was built for this preset with the learned values now in force, else a new
+    /// one; it is kept afterwards for the next search.
+    fn with_evaluator<T>(&mut self, p: &Arc<Preset>, f: impl FnOnce(&mut Self, &mut Evaluator) -> T) -> T {
         let learned = eval::generation();
-        match self.kept.take() {
+        let mut ev = match self.kept.take() {
             Some(k) if Arc::ptr_eq(&k.preset, p) && k.learned == learned => k.ev,
             _ => Evaluator::new(p),
-        }
-    }
-
-    fn keep(&mut self, p: &Arc<Preset>, learned: u64, ev: Evaluator) {
+        };
+        let r = crate::budget::fresh(|| f(self, &mut ev));
         self.kept = Some(Kept { preset: Arc::clone(p), learned, ev });
+        r
     }
 
     /// The best turn for the side to move. The position is unchanged afterwards.
-    /// One search is one command: it has its own budget ([`crate::budget`]).
+    /// One search is one command: it has its own budget.
     pub fn search(
         &mut self,
         p: &Arc<Preset>,
         pos: &mut Position,
         limits: &Limits,
     ) -> Result<SearchResult, SearchError> {
-        let learned = eval::generation();
-        let mut ev = self.evaluator(p);
-        let r = crate::budget::fresh(|| self.search_within(&mut ev, p, pos, limits));
-        self.keep(p, learned, ev);
-        r
+        self.with_evaluator(p, |s, ev| s.search_within(ev, p, pos, limits))
     }
 
     fn search_within(
@@ -217,11 +213,7 @@ impl Searcher {
         pos: &mut Position,
         depth: u32,
     ) -> Result<Vec<(Turn, i32)>, SearchError> {
-        let learned = eval::generation();
-        let mut ev = self.evaluator(p);
-        let r = crate::budget::fresh(|| self.root_scores_within(&mut ev, p, pos, depth));
-        self.keep(p, learned, ev);
-        r
+        self.with_evaluator(p, |s, ev| s.root_scores_within(ev, p, pos, depth))
     }
 
     fn root_scores_within(
