@@ -246,10 +246,11 @@ impl Core {
 
     /// The legal captures (and en passant) of the side to move into `out`, for quiescence out of
     /// check: pseudo-legal moves, the captures kept, and only those tried for legality (most of a
-    /// full generation's cost is the legality of the quiet moves quiescence throws away). Where
+    /// full generation's cost is the legality of the quiet moves quiescence throws away); where
+    /// the evaluation's bitboards tell which pieces may capture, only theirs are listed. Where
     /// drops are compulsory, or turns run scripts, the full list decides (a capture is illegal
     /// when a drop exists); false when it found the side with no legal turn at all.
-    fn generate_captures(&mut self, p: &Preset, pos: &mut Position, out: &mut Vec<Turn>) -> R<bool> {
+    fn generate_captures(&mut self, ev: &Evaluator, p: &Preset, pos: &mut Position, out: &mut Vec<Turn>) -> R<bool> {
         if p.script.active || p.must_drop {
             self.generate(p, pos, out)?;
             if out.is_empty() {
@@ -260,7 +261,10 @@ impl Core {
         }
         out.clear();
         self.moves.clear();
-        pos.pseudo_moves(p, &mut self.moves);
+        if !ev.capturers_moves(p, pos, &mut self.moves) {
+            self.moves.clear();
+            pos.pseudo_moves(p, &mut self.moves);
+        }
         self.moves.retain(|m| m.flags & (mflag::CAPTURE | mflag::EP) != 0);
         pos.keep_legal(p, &mut self.moves);
         out.extend(self.moves.iter().map(|&m| Turn::single(m)));
@@ -705,7 +709,7 @@ impl Core {
         } else {
             // Out of check, where only captures are listed, a side with no legal turn at all
             // (stalemate) stands pat, as it did when the evaluation saw no capture.
-            if !self.generate_captures(p, pos, turns)? {
+            if !self.generate_captures(ev, p, pos, turns)? {
                 return Ok(over_score(&pos.no_moves_result(p), pos, ply));
             }
         }

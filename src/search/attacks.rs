@@ -24,6 +24,9 @@ pub struct Counts {
     pub near_royal: [i32; 2],
     /// Whether the side to move has a capturing move (en passant included).
     pub could_capture: bool,
+    /// The side to move's pieces that have a capturing move, by bit ([`AttackSets::count`]
+    /// only: [`AttackSets::capturers_moves`] lists their moves).
+    pub capturers: Bits,
 }
 
 /// Per cell code: the weight of one move of the piece (what [`Counts::weighted`] sums).
@@ -192,6 +195,7 @@ impl AttackSets {
             let ep = ep && cell::is_side(pos.cells[pos.ep.victim.idx()], side.other());
             let zone = pos.royal_square(side.other()).map_or(0, |k| self.near[t.bit_of[k.idx()] as usize & 63]);
             let (mut moves, mut weighted, mut near, mut takes) = (0i32, 0i32, 0i32, false);
+            let mut capturers = 0;
             pos.side = side;
             // Leaps that take the mover's own pieces (`d`) never take its royal pieces.
             let mut royals = 0u64;
@@ -221,6 +225,7 @@ impl AttackSets {
                             }
                             if m.flags & (mflag::CAPTURE | mflag::EP) != 0 {
                                 takes = true;
+                                capturers |= 1u64 << (t.bit_of[sq.idx()] & 63);
                             }
                         }
                         continue;
@@ -229,7 +234,10 @@ impl AttackSets {
                 let b = t.bit_of[sq.idx()] as usize & 63;
                 let to = t.targets(k, b, || cell::unmoved(cl), own, enemy, empty, royals);
                 // Leaps onto the mover's own pieces (`d`) are captures too.
-                takes |= to & occ != 0;
+                if to & occ != 0 {
+                    takes = true;
+                    capturers |= 1u64 << b;
+                }
                 let promo = BitTables::promotions(k, b, to, enemy);
                 // Popcounts only where there is something to count (most pieces are far from the
                 // enemy royal piece and from promotion).
@@ -262,10 +270,26 @@ impl AttackSets {
             c.near_royal[side.index()] = near;
             if side == us {
                 c.could_capture = takes;
+                c.capturers = capturers;
             }
         }
         pos.side = us;
         Some(c)
+    }
+}
+
+impl AttackSets {
+    /// The side to move's pseudo-legal moves from its pieces in `capturers` (as
+    /// [`Counts::capturers`] gives them for this position) appended to `out`, as
+    /// [`Position::pseudo_moves`] lists them and in its order. Castlings, drops and passes never
+    /// capture and are left out: quiescence wants only the captures at every node, and most
+    /// pieces have none.
+    pub fn capturers_moves(&self, preset: &Preset, pos: &Position, capturers: Bits, out: &mut Vec<Move>) {
+        for sq in pos.occupied_by(pos.side) {
+            if capturers & (1u64 << (self.t.bit_of[sq.idx()] & 63)) != 0 {
+                pos.piece_pseudo_moves(preset, sq, out);
+            }
+        }
     }
 }
 

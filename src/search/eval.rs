@@ -8,6 +8,7 @@ use crate::engine::board::{Sq, cell};
 use crate::engine::{Move, Position, Side};
 use crate::preset::Preset;
 use crate::script::{Interp, Outcome, ScriptError, Value};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Score units per unit of declared piece value: `value 1` is worth 100.
 pub const UNIT: i32 = 100;
@@ -161,6 +162,9 @@ pub struct Evaluator {
     cache: Vec<Cached>,
     /// Whether the side to move had a capturing move, as found by the last evaluation.
     pub could_capture: bool,
+    /// The hash of the position it evaluated and the pieces of its side to move that had one,
+    /// where it counted moves by bitboards ([`attacks::Counts::capturers`]).
+    capturers: Option<(u64, u64)>,
 }
 
 /// The cache has `2^CACHE_BITS` entries.
@@ -171,6 +175,7 @@ struct Cached {
     key: u64,
     score: i32,
     could_capture: bool,
+    capturers: Option<u64>,
 }
 
 impl Evaluator {
@@ -206,6 +211,7 @@ impl Evaluator {
             sets: AttackSets::new(preset),
             cache: vec![Cached::default(); 1 << CACHE_BITS],
             could_capture: true,
+            capturers: None,
         }
     }
 
@@ -232,6 +238,20 @@ impl Evaluator {
         self.sets.as_ref()?.see(pos, from, to, |c| self.value_of(c))
     }
 
+    /// The pseudo-legal moves of the side to move's pieces that may capture, appended to `out`
+    /// ([`AttackSets::capturers_moves`]), as the last evaluation found them. False where that
+    /// evaluation was not of this position (by its hash) or did not count moves by bitboards:
+    /// then every move must be listed.
+    pub fn capturers_moves(&self, preset: &Preset, pos: &Position, out: &mut Vec<Move>) -> bool {
+        match (&self.sets, self.capturers) {
+            (Some(sets), Some((key, capturers))) if key == pos.hash => {
+                sets.capturers_moves(preset, pos, capturers, out);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// The whole evaluation for the side to move: built-in terms, then the preset's function.
     pub fn evaluate(&mut self, preset: &Preset, pos: &mut Position) -> Result<i32, ScriptError> {
         let base = self.built_in(preset, pos);
@@ -248,11 +268,13 @@ impl Evaluator {
         let c = self.cache[slot];
         if c.key == pos.hash && pos.hash != 0 {
             self.could_capture = c.could_capture;
+            self.capturers = c.capturers.map(|m| (pos.hash, m));
             return c.score;
         }
         let (mobility, attacks) = self.mobility(preset, pos);
         let score = self.material(pos) + mobility + self.positional(preset, pos, attacks) + TEMPO;
-        self.cache[slot] = Cached { key: pos.hash, score, could_capture: self.could_capture };
+        let (could_capture, capturers) = (self.could_capture, self.capturers.map(|(_, m)| m));
+        self.cache[slot] = Cached { key: pos.hash, score, could_capture, capturers };
         score
     }
 
@@ -303,8 +325,14 @@ impl Evaluator {
         let us = pos.side;
         let w = &self.tables.mobility;
         let c = match self.sets.as_ref().and_then(|s| s.count(preset, pos, &mut self.buf, w)) {
-            Some(c) => c,
-            None => attacks::listed(preset, pos, &mut self.buf, w),
+            Some(c) => {
+                self.capturers = Some((pos.hash, c.capturers));
+                c
+            }
+            None => {
+                self.capturers = None;
+                attacks::listed(preset, pos, &mut self.buf, w)
+            }
         };
         self.could_capture = c.could_capture;
         ((c.weighted[us.index()] - c.weighted[us.other().index()]) / 8, c.near_royal)
@@ -330,12 +358,21 @@ fn scripted(preset: &Preset, pos: &mut Position, i: usize, base: i32) -> Result<
 
 /// Learned values by kind name, read from a values file (`--values`, see `herald values`).
 static LEARNED: std::sync::Mutex<Vec<(String, f64)>> = std::sync::Mutex::new(Vec::new());
+/// Counts the changes of `LEARNED`: an evaluator built before one is stale (see [`generation`]).
+static LEARNED_GENERATION: AtomicU64 = AtomicU64::new(0);
 
 /// Use these values in every search from now on (names the preset does not have are ignored).
 pub fn set_learned(values: Vec<(String, f64)>) {
     if let Ok(mut l) = LEARNED.lock() {
         *l = values;
+        LEARNED_GENERATION.fetch_add(1, Ordering::SeqCst);
     }
+}
+
+/// Which learned values an evaluator built now would use: an evaluator kept from an earlier
+/// search is used again only while this is unchanged.
+pub fn generation() -> u64 {
+    LEARNED_GENERATION.load(Ordering::SeqCst)
 }
 
 /// A kind's learned value in score units, if a values file named it (by name or label).

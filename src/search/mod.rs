@@ -85,6 +85,18 @@ pub type Report = Box<dyn FnMut(&Iteration<'_>) + Send>;
 pub struct Searcher {
     core: Core,
     report: Option<Report>,
+    /// The evaluator of the last search, kept for the next one on the same preset: building one
+    /// walks every piece's moves from every square (a quarter of a 2000-node search in chess),
+    /// and its cache of evaluated positions stays good.
+    kept: Option<Kept>,
+}
+
+/// An evaluator and what it was built from. Holding the preset's `Arc` keeps it alive and
+/// shared (so unchanged: `Arc::make_mut` would copy it), so the same address is the same preset.
+struct Kept {
+    preset: Arc<Preset>,
+    learned: u64,
+    ev: Evaluator,
 }
 
 impl Default for Searcher {
@@ -95,7 +107,7 @@ impl Default for Searcher {
 
 impl Searcher {
     pub fn new() -> Searcher {
-        Searcher { core: Core::new(TT_BITS), report: None }
+        Searcher { core: Core::new(TT_BITS), report: None, kept: None }
     }
 
     /// A flag another thread sets to stop the search (it stops as when a limit is reached, after
@@ -114,23 +126,47 @@ impl Searcher {
         self.core.tt.clear();
     }
 
-    /// The best turn for the side to move. The position is unchanged afterwards.
-    /// One search is one command: it has its own budget ([`crate::budget`]).
-    pub fn search(&mut self, p: &Preset, pos: &mut Position, limits: &Limits) -> Result<SearchResult, SearchError> {
-        crate::budget::fresh(|| self.search_within(p, pos, limits))
+    /// Run `f` with the evaluator for `p` within a fresh budget ([`crate::budget`]): the kept
+    /// one when it was built for this preset with the learned values now in force, else a new
+    /// one; it is kept afterwards for the next search.
+    fn with_evaluator<T>(&mut self, p: &Arc<Preset>, f: impl FnOnce(&mut Self, &mut Evaluator) -> T) -> T {
+        let learned = eval::generation();
+        let mut ev = match self.kept.take() {
+            Some(k) if Arc::ptr_eq(&k.preset, p) && k.learned == learned => k.ev,
+            _ => Evaluator::new(p),
+        };
+        let r = crate::budget::fresh(|| f(self, &mut ev));
+        self.kept = Some(Kept { preset: Arc::clone(p), learned, ev });
+        r
     }
 
-    fn search_within(&mut self, p: &Preset, pos: &mut Position, limits: &Limits) -> Result<SearchResult, SearchError> {
+    /// The best turn for the side to move. The position is unchanged afterwards.
+    /// One search is one command: it has its own budget.
+    pub fn search(
+        &mut self,
+        p: &Arc<Preset>,
+        pos: &mut Position,
+        limits: &Limits,
+    ) -> Result<SearchResult, SearchError> {
+        self.with_evaluator(p, |s, ev| s.search_within(ev, p, pos, limits))
+    }
+
+    fn search_within(
+        &mut self,
+        ev: &mut Evaluator,
+        p: &Preset,
+        pos: &mut Position,
+        limits: &Limits,
+    ) -> Result<SearchResult, SearchError> {
         let script = |e: crate::script::ScriptError| SearchError::Script(e.render(p));
         if let Some(over) = crate::play::end::terminal(pos, p).map_err(script)? {
             return Err(SearchError::GameOver(over.to_string()));
         }
-        let mut ev = Evaluator::new(p);
         let core = &mut self.core;
         core.begin(p, limits);
         let mut found: Option<(Vec<Turn>, i32, u32)> = None;
         for depth in 1..=limits.max_depth() {
-            match core.iterate(&mut ev, p, pos, depth) {
+            match core.iterate(ev, p, pos, depth) {
                 Ok(score) => {
                     found = Some((core.pv().to_vec(), score, depth as u32));
                     if let Some(report) = &mut self.report {
@@ -171,23 +207,28 @@ impl Searcher {
     }
 
     /// Every legal turn with its score from a search `depth` plies deep (for varied openings).
-    pub fn root_scores(&mut self, p: &Preset, pos: &mut Position, depth: u32) -> Result<Vec<(Turn, i32)>, SearchError> {
-        crate::budget::fresh(|| self.root_scores_within(p, pos, depth))
+    pub fn root_scores(
+        &mut self,
+        p: &Arc<Preset>,
+        pos: &mut Position,
+        depth: u32,
+    ) -> Result<Vec<(Turn, i32)>, SearchError> {
+        self.with_evaluator(p, |s, ev| s.root_scores_within(ev, p, pos, depth))
     }
 
     fn root_scores_within(
         &mut self,
+        ev: &mut Evaluator,
         p: &Preset,
         pos: &mut Position,
         depth: u32,
     ) -> Result<Vec<(Turn, i32)>, SearchError> {
         let script = |e: crate::script::ScriptError| SearchError::Script(e.render(p));
         let turns = crate::play::turngen::legal_turns(pos, p).map_err(script)?;
-        let mut ev = Evaluator::new(p);
         self.core.begin(p, &Limits::default());
         let mut out = Vec::new();
         for t in turns {
-            match self.core.score_turn(&mut ev, p, pos, &t, depth as i32) {
+            match self.core.score_turn(ev, p, pos, &t, depth as i32) {
                 Ok(Some(s)) => out.push((t, s)),
                 Ok(None) => {}
                 Err(Abort::Script(e)) => return Err(script(e)),
@@ -228,5 +269,6 @@ fn pv_texts(
 
 /// The best turn for the side to move with a fresh searcher.
 pub fn best_turn(p: &Preset, pos: &mut Position, limits: &Limits) -> Result<SearchResult, SearchError> {
-    Searcher::new().search(p, pos, limits)
+    let mut ev = Evaluator::new(p);
+    crate::budget::fresh(|| Searcher::new().search_within(&mut ev, p, pos, limits))
 }
