@@ -76,6 +76,34 @@ impl SideBits {
     pub fn pieces(codes: &[u8], code_bits: &[Bits; 128]) -> Bits {
         codes.iter().fold(0, |m, &c| m | code_bits[c as usize & 127])
     }
+
+    /// Each unlimited rider line through bit `tb` that one of its group's riders stands on
+    /// (`code_bits` less `gone`): `f(line, ray, up, riders)` with the line's squares toward `tb`,
+    /// its ray table, its direction and the group's riders, until `f` returns true (then true).
+    /// The royal piece's pins and the attack test walk the lines alike.
+    #[inline(always)]
+    pub fn any_rider_line(
+        &self,
+        tb: usize,
+        code_bits: &[Bits; 128],
+        gone: Bits,
+        mut f: impl FnMut(Bits, &[Bits; 64], bool, Bits) -> bool,
+    ) -> bool {
+        for g in &self.ride_groups {
+            let riders = Self::pieces(&g.codes, code_bits) & !gone;
+            if g.reach[tb] & riders == 0 {
+                continue;
+            }
+            for &i in &g.lines {
+                let (ray, up) = &self.rides[i as usize];
+                let line = ray[tb];
+                if line & riders != 0 && f(line, ray, *up, riders) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
 }
 
 /// Both sides' [`SideBits`] and the board's squares as bits.

@@ -457,25 +457,18 @@ impl Position {
             let beyond = ray[first] & occ;
             (beyond != 0 && (riders >> nearest(beyond, up)) & 1 != 0).then_some(first)
         };
-        for grp in &s.ride_groups {
-            let riders = SideBits::pieces(&grp.codes, &self.code_bits);
-            if grp.reach[kb] & riders == 0 {
-                continue;
+        let attacked = s.any_rider_line(kb, &self.code_bits, 0, |line, ray, up, riders| {
+            // A rider first on the line attacks: the groups' lines are asked here alone.
+            if (riders >> nearest(line & occ, up)) & 1 != 0 {
+                return true;
             }
-            for &i in &grp.lines {
-                let (ray, up) = &s.rides[i as usize];
-                let line = ray[kb];
-                if line & riders == 0 {
-                    continue;
-                }
-                // A rider first on the line attacks: the groups' lines are asked here alone.
-                if (riders >> nearest(line & occ, *up)) & 1 != 0 {
-                    return false;
-                }
-                if let Some(first) = pin(line, *up, riders, ray) {
-                    g.add(ab.square_of[first]);
-                }
+            if let Some(first) = pin(line, up, riders, ray) {
+                g.add(ab.square_of[first]);
             }
+            false
+        });
+        if attacked {
+            return false;
         }
         if self.attacks_bits(preset, ab, k, them, occ, 0, false, |_| true) != Some(false) {
             return false;
@@ -785,22 +778,13 @@ impl Position {
                 return Some(true);
             }
         }
-        for g in s.ride_groups.iter().filter(|_| groups) {
-            let riders = SideBits::pieces(&g.codes, code_bits) & !gone;
-            if g.reach[tb] & riders == 0 {
-                continue;
-            }
-            for &i in &g.lines {
-                let (ray, up) = &s.rides[i as usize];
-                let line = ray[tb];
-                if line & riders == 0 {
-                    continue;
-                }
-                let b = nearest(line & occ, *up);
-                if (riders >> b) & 1 != 0 && hit(Some(line & !ray[b] & !(1 << b))) {
-                    return Some(true);
-                }
-            }
+        if groups
+            && s.any_rider_line(tb, code_bits, gone, |line, ray, up, riders| {
+                let b = nearest(line & occ, up);
+                (riders >> b) & 1 != 0 && hit(Some(line & !ray[b] & !(1 << b)))
+            })
+        {
+            return Some(true);
         }
         for &i in &s.limited_rides {
             let (r, (ray, up)) = (&t.rides[i as usize], &s.rides[i as usize]);
