@@ -208,6 +208,10 @@ struct Inner<'a> {
     /// Runs kept by key: their [`Class`] (an index into `classes`) and its inputs' values hashed.
     keyed: HashMap<u64, HookRun<'a>, BuildHasherDefault<Hashed>>,
     classes: Vec<Class>,
+    /// Per class, the values of its globals last probed with and their hash ([`globals_hash`]):
+    /// the candidates of a listing probe with the same globals, mostly shared collections
+    /// (Universal's `rights`), compared by pointer far cheaper than hashed through.
+    hashed: std::cell::RefCell<Vec<(Few, u64)>>,
     /// The run reused last, looked at first: the quiet moves of a position, one after another,
     /// reuse the same.
     last: std::cell::Cell<usize>,
@@ -583,7 +587,7 @@ impl<'a> Inner<'a> {
                 (true, Some(t)) => Some(t),
                 (true, None) => continue,
             };
-            let h = keyed_hash(i, key & c.mask, t, c.globals[..c.n].iter().map(|&j| g.get(j)));
+            let h = keyed_hash(i, key & c.mask, t, self.probe_hash(i, c, g));
             if let Some(r) = self.keyed.get(&h)
                 && std::ptr::eq(r.body, body)
                 && r.mover == mover
@@ -597,6 +601,23 @@ impl<'a> Inner<'a> {
             }
         }
         None
+    }
+
+    /// The hash of class `i`'s (`c`'s) globals as `g` has them, reused while they are the same.
+    #[inline]
+    fn probe_hash(&self, i: usize, c: &Class, g: &Globals) -> u64 {
+        let mut cache = self.hashed.borrow_mut();
+        let (few, h) = &mut cache[i];
+        let items = few.items();
+        let fresh = items.len() == c.n && c.globals[..c.n].iter().zip(items).all(|(&j, (_, v))| g.get(j).same(v));
+        if !fresh {
+            *few = Few::default();
+            for &j in &c.globals[..c.n] {
+                few.push(j, g.get(j).clone());
+            }
+            *h = globals_hash(few.items().iter().map(|(_, v)| v));
+        }
+        *h
     }
 
     fn worth(&self, body: &Body) -> bool {
@@ -708,6 +729,8 @@ impl<'a> Inner<'a> {
             None if self.classes.len() < CLASSES => {
                 let (body, mover, mask, at_to) = (run.body, run.mover, run.mask, run.at_to.is_some());
                 self.classes.push(Class { body, mover, mask, globals, n, at_to });
+                // Nothing probed yet: a class with globals is hashed at its first probe.
+                self.hashed.get_mut().push((Few::default(), globals_hash(std::iter::empty())));
                 self.classes.len() - 1
             }
             None => return,
@@ -715,7 +738,7 @@ impl<'a> Inner<'a> {
         if self.keyed.len() >= KEYED {
             self.keyed.clear();
         }
-        let h = keyed_hash(class, run.key, run.at_to, run.reads.items().iter().map(|(_, v)| v));
+        let h = keyed_hash(class, run.key, run.at_to, globals_hash(run.reads.items().iter().map(|(_, v)| v)));
         self.keyed.insert(h, run);
     }
 
@@ -753,12 +776,20 @@ pub fn content(c: u8) -> u8 {
 }
 
 /// The hash of a keyed run's inputs: its class, the fields it read (`key`, masked), what stood on
-/// the part's `to` if it read that, and the globals it read, in its class's order.
-fn keyed_hash<'v>(class: usize, key: u128, at_to: Option<u8>, globals: impl Iterator<Item = &'v Value>) -> u64 {
-    use std::hash::Hash;
+/// the part's `to` if it read that, and the hash of the globals it read ([`globals_hash`]).
+#[inline]
+fn keyed_hash(class: usize, key: u128, at_to: Option<u8>, globals: u64) -> u64 {
     let mut h = Mix(class as u64);
     h.write_u128(key);
     h.write_u16(at_to.map_or(0x100, u16::from));
+    h.write_u64(globals);
+    h.finish()
+}
+
+/// The hash of the globals a keyed run read, in its class's order.
+fn globals_hash<'v>(globals: impl Iterator<Item = &'v Value>) -> u64 {
+    use std::hash::Hash;
+    let mut h = Mix(0);
     for v in globals {
         v.hash(&mut h);
     }
