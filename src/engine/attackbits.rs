@@ -77,6 +77,25 @@ impl SideBits {
         codes.iter().fold(0, |m, &c| m | code_bits[c as usize & 127])
     }
 
+    /// Each entry of `paths[range]` (one target's shaped paths of one code) whose origin holds
+    /// one of `pieces`: `f(entry)` until it returns true (then true). The entries of an origin
+    /// with none of them are passed over together ([`PathBits::next`]).
+    #[inline(always)]
+    pub fn any_path(&self, range: std::ops::Range<usize>, pieces: Bits, mut f: impl FnMut(&PathBits) -> bool) -> bool {
+        let mut i = range.start;
+        while let Some(p) = self.paths.get(i).filter(|_| i < range.end) {
+            if (pieces >> (p.origin & 63)) & 1 == 0 {
+                i = p.next as usize;
+                continue;
+            }
+            if f(p) {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+
     /// Each unlimited rider line through bit `tb` that one of its group's riders stands on
     /// (`code_bits` less `gone`): `f(line, ray, up, riders)` with the line's squares toward `tb`,
     /// its ray table, its direction and the group's riders, until `f` returns true (then true).

@@ -303,18 +303,13 @@ impl Position {
                 }
                 let occ = self.side_bits[us] | self.side_bits[them];
                 let span = t.path_at[k * n + j] as usize..t.path_at[k * n + j + 1] as usize;
-                let mut i = span.start;
-                while let Some(p) = s.paths.get(i).filter(|_| i < span.end) {
-                    if (origins >> (p.origin & 63)) & 1 == 0 {
-                        i = p.next as usize;
-                        continue;
-                    }
+                s.any_path(span, origins, |p| {
                     let on = p.empty & occ;
                     if on & on.wrapping_sub(1) == 0 {
                         g.add_bits(if on == 0 { p.empty } else { on }, &ab.square_of);
                     }
-                    i += 1;
-                }
+                    false
+                });
                 continue;
             }
             let rays = &preset.movement.rays[them][cell::kind(code)];
@@ -825,17 +820,9 @@ impl Position {
                 continue;
             }
             let b = sq.idx() * n + j;
-            let (mut i, end) = (t.path_at[b] as usize, t.path_at[b + 1] as usize);
-            // The entries of an origin with no piece of the code are passed over together.
-            while let Some(p) = s.paths.get(i).filter(|_| i < end) {
-                if (pieces >> (p.origin & 63)) & 1 == 0 {
-                    i = p.next as usize;
-                    continue;
-                }
-                if p.empty & occ == 0 && hit(Some(p.empty)) {
-                    return Some(true);
-                }
-                i += 1;
+            let span = t.path_at[b] as usize..t.path_at[b + 1] as usize;
+            if s.any_path(span, pieces, |p| p.empty & occ == 0 && hit(Some(p.empty))) {
+                return Some(true);
             }
         }
         Some(false)
