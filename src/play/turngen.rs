@@ -301,8 +301,16 @@ fn count_removals(pos: &mut Position, preset: &Preset, memos: &Memos, from: (u64
             }
         }
     }
-    let squares = &mut squares[..n];
-    squares.sort_unstable();
+    squares[..n].sort_unstable();
+    // Each once, as the generator lists them.
+    let mut once = 0;
+    for j in 0..n {
+        if once == 0 || squares[j] != squares[once - 1] {
+            squares[once] = squares[j];
+            once += 1;
+        }
+    }
+    let squares = &squares[..once];
     let mut base = leafcount::count(pos, preset, last)?;
     // The turn's `var`s as the generator's start leaves them, for the runs looked up.
     let vars = &script.inert.vars;
@@ -321,12 +329,7 @@ fn count_removals(pos: &mut Position, preset: &Preset, memos: &Memos, from: (u64
         _ => None,
     };
     let mut validated = [0u64; REMOVALS];
-    let mut last_sq = Sq::NONE;
     for (j, &sq) in squares.iter().enumerate() {
-        if sq == last_sq {
-            continue;
-        }
-        last_sq = sq;
         let part = TurnPart::Remove(sq);
         let pv = part_value(preset, pos, part);
         let m = pos.mark();
@@ -353,15 +356,10 @@ fn count_removals(pos: &mut Position, preset: &Preset, memos: &Memos, from: (u64
         if let Some((_, steps, body)) = start {
             charge_steps(steps, body)?;
         }
-        let mut last_sq = Sq::NONE;
-        for (j, &sq) in squares.iter().enumerate() {
-            if sq == last_sq {
-                continue;
-            }
-            last_sq = sq;
+        for &steps in &validated[..squares.len()] {
             crate::budget::partial_turns(1).map_err(|spent| ScriptError::new(spec.span, spent.to_string()))?;
             if let Some(body) = &hooks.validate[k] {
-                charge_steps(validated[j], body)?;
+                charge_steps(steps, body)?;
             }
         }
         Ok(base)
