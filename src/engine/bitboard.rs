@@ -101,6 +101,9 @@ pub struct KindBits {
     pub mult: u32,
     pub leaving: bool,
     pub on_capture: bool,
+    /// The squares from which one of its shifts may promote (set with the zone): a piece
+    /// elsewhere never does, and may be counted with its kind's other pieces.
+    pub promo_from: Bits,
     /// Its rides looked up in tables ([`super::slides`]).
     pub slide: slides::Slide,
     /// Its moves as shifts, when it has no rides and every move is a translation that no other
@@ -399,6 +402,7 @@ pub fn compile(geo: &Geometry, mv: &Movement) -> Option<BitTables> {
                 mult: 0,
                 leaving: false,
                 on_capture: false,
+                promo_from: 0,
                 slide: Default::default(),
                 shifts: Vec::new(),
                 shifted: false,

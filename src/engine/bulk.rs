@@ -56,6 +56,10 @@ pub fn tables(preset: &Preset) -> Option<BitTables> {
             k.mult = p.choices.len() as u32 + u32::from(p.optional);
             k.leaving = p.leaving;
             k.on_capture = p.on_capture;
+            for s in &k.shifts {
+                let reach = k.zone.rotate_right(u32::from(s.delta)) | if k.leaving { k.zone } else { 0 };
+                k.promo_from |= s.from & reach;
+            }
         }
     }
     // Each castling's squares that must be empty, to turn most castlings down with one test.
@@ -448,8 +452,39 @@ impl Position {
                 Some(k) if !(ep && (preset.movement.ep_capturers >> code) & 1 != 0) => Some(k),
                 _ => None,
             };
-            while at != 0 {
-                let b = at.trailing_zeros() as usize & 63;
+            // A kind that moves by shifts splits the moves of its pieces off the guarded squares
+            // (that cannot promote) together: a pawn's eight at once. The lowest of them with a
+            // quiet move stands for them in the sample's choice, in its turn among the others.
+            let mut batch = 64;
+            if let Some(kbits) = fit
+                && kbits.shifted
+                && kbits.paths.is_empty()
+            {
+                let free = at & !guard & !(1 << kb) & !kbits.promo_from;
+                if free != 0 && 2 * free.count_ones() as usize >= kbits.shifts.len() {
+                    at &= !free;
+                    let quiet = self.split_shifts(preset, t, kbits, free, empty, screens, k, &mut n, out);
+                    batch = if sample.is_none() { quiet.trailing_zeros() as usize } else { 64 };
+                }
+            }
+            while at != 0 || batch < 64 {
+                let b = if at != 0 { at.trailing_zeros() as usize & 63 } else { 64 };
+                if batch < b {
+                    if sample.is_none() {
+                        let from = t.square_of[batch];
+                        if preset.movement.steps[us][kind].iter().all(|s| s.flags & flag::CREATES_EP == 0) {
+                            let moved =
+                                |k| t.targets_in(tb, k, batch, || self.unmoved_at(t, batch), own, enemy, empty, 0);
+                            let to = fit.map_or(0, moved);
+                            let to = t.square_of[(to & empty).trailing_zeros() as usize & 63];
+                            sample = Some(Move { from, to, promo: 0, flags: 0, extra: 0, gate: 0 });
+                        } else {
+                            quiet_from.get_or_insert(from);
+                        }
+                    }
+                    batch = 64;
+                    continue;
+                }
                 at &= at - 1;
                 let from = t.square_of[b];
                 if let Some(kbits) = fit {
@@ -536,6 +571,71 @@ impl Position {
             }
         }
         Some((n, sample))
+    }
+
+    /// [`Position::split_moves`] for the pieces `free` of kind `k`, none of them the royal piece,
+    /// on a guarded square or able to promote, moved by its shifts: their quiet moves counted
+    /// (those onto a screen's square tried), their captures pushed onto `out`. Gives the pieces
+    /// that have a quiet move.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn split_shifts(
+        &mut self,
+        preset: &Preset,
+        t: &BitTables,
+        k: &KindBits,
+        free: Bits,
+        empty: Bits,
+        screens: Bits,
+        royal: Sq,
+        n: &mut u64,
+        out: &mut Vec<Move>,
+    ) -> Bits {
+        let enemy = self.side_bits[self.side.other()];
+        // Where a shift's moves may land, by its flags: nowhere, empty squares, enemy pieces, either.
+        let allowed = [0, empty, enemy, empty | enemy];
+        let mut with_quiet = 0;
+        for s in &k.shifts {
+            let mut movers = free & s.from;
+            for &p in &s.path[..(s.path_len as usize).min(4)] {
+                movers &= empty.rotate_right(u32::from(p));
+            }
+            if s.initial {
+                let mut left = movers;
+                while left != 0 {
+                    let b = left.trailing_zeros() as usize & 63;
+                    left &= left - 1;
+                    if !self.unmoved_at(t, b) {
+                        movers &= !(1 << b);
+                    }
+                }
+            }
+            if movers == 0 {
+                continue;
+            }
+            let delta = u32::from(s.delta);
+            let to = movers.rotate_left(delta) & allowed[usize::from(s.flags & 3)];
+            let quiet = to & empty;
+            with_quiet |= quiet.rotate_right(delta);
+            *n += u64::from((quiet & !screens).count_ones());
+            let mut tried = quiet & screens;
+            while tried != 0 {
+                let b = tried.trailing_zeros();
+                tried &= tried - 1;
+                let from = t.square_of[b.wrapping_sub(delta) as usize & 63];
+                let m = Move { from, to: t.square_of[b as usize & 63], promo: 0, flags: 0, extra: 0, gate: 0 };
+                *n += u64::from(self.safe_by_cells(preset, m, royal));
+            }
+            let mut takes = to & enemy;
+            while takes != 0 {
+                let b = takes.trailing_zeros();
+                takes &= takes - 1;
+                let from = t.square_of[b.wrapping_sub(delta) as usize & 63];
+                let to = t.square_of[b as usize & 63];
+                out.push(Move { from, to, promo: 0, flags: mflag::CAPTURE, extra: 0, gate: 0 });
+            }
+        }
+        with_quiet
     }
 
     /// Whether a move is quiet as `play::turngen` tells: it takes nothing, promotes nothing and is
