@@ -35,12 +35,20 @@ pub struct SideBits {
     pub leap_origins: [Bits; 64],
     /// Per [`AttackTables::back_lines`] entry: its squares (no piece of its code there: no attack).
     pub line_squares: Vec<Bits>,
+    /// Per [`AttackTables::back_lines`] entry: whether bit indices grow along it from its target
+    /// (its pieces in order are then the lowest bits first), or `None` when they run both ways.
+    pub line_up: Vec<Option<bool>>,
     /// Per target and shaped code `j` (`t * n + j`, `n` codes of [`AttackTables::ray_codes`]): the
     /// origins of the paths ending there.
     pub path_origins: Vec<Bits>,
     /// Per [`AttackTables::back_paths`] entry: its origin's bit, the squares it must find empty,
     /// and where the next origin's entries start.
     pub paths: Vec<PathBits>,
+    /// Per target and shaped code (`t * n + j`), where its origins' first entries are listed in
+    /// `path_groups`: one per origin of `path_origins`, lowest bit first (the entries of a target
+    /// and code run by origin), so a piece's entries are found from its bit's rank among them.
+    pub group_at: Vec<u32>,
+    pub path_groups: Vec<u32>,
     /// Per target: the origins of every shaped code's paths ending there (`path_origins` joined).
     pub path_any: [Bits; 64],
     /// The codes of [`AttackTables::back_lines`], and per target the squares of its lines.
@@ -77,21 +85,27 @@ impl SideBits {
         codes.iter().fold(0, |m, &c| m | code_bits[c as usize & 127])
     }
 
-    /// Each entry of `paths[range]` (one target's shaped paths of one code) whose origin holds
-    /// one of `pieces`: `f(entry)` until it returns true (then true). The entries of an origin
-    /// with none of them are passed over together ([`PathBits::next`]).
+    /// Each shaped path of the target and code `key` (`t * n + j`, as `path_origins`) whose
+    /// origin holds one of `pieces`: `f(entry)` until it returns true (then true). Only those
+    /// origins' entries are visited ([`SideBits::group_at`]).
     #[inline(always)]
-    pub fn any_path(&self, range: std::ops::Range<usize>, pieces: Bits, mut f: impl FnMut(&PathBits) -> bool) -> bool {
-        let mut i = range.start;
-        while let Some(p) = self.paths.get(i).filter(|_| i < range.end) {
-            if (pieces >> (p.origin & 63)) & 1 == 0 {
-                i = p.next as usize;
-                continue;
+    pub fn any_path(&self, key: usize, pieces: Bits, mut f: impl FnMut(&PathBits) -> bool) -> bool {
+        let (Some(&origins), Some(&base)) = (self.path_origins.get(key), self.group_at.get(key)) else {
+            return false;
+        };
+        let mut left = origins & pieces;
+        while left != 0 {
+            let below = origins & ((1u64 << (left.trailing_zeros() & 63)) - 1);
+            left &= left - 1;
+            let Some(&start) = self.path_groups.get(base as usize + below.count_ones() as usize) else { continue };
+            let mut i = start as usize;
+            let Some(end) = self.paths.get(i).map(|p| p.next as usize) else { continue };
+            while let Some(p) = self.paths.get(i).filter(|_| i < end) {
+                if f(p) {
+                    return true;
+                }
+                i += 1;
             }
-            if f(p) {
-                return true;
-            }
-            i += 1;
         }
         false
     }
@@ -236,6 +250,7 @@ fn side_bits(
     }
     let mut leap_origins = [0u64; 64];
     let mut line_squares = Vec::with_capacity(t.back_lines.len());
+    let mut line_up = Vec::with_capacity(t.back_lines.len());
     if !t.back_at.is_empty() {
         for &target in &geo.squares {
             let Some(tb) = bit(target) else { continue };
@@ -246,21 +261,49 @@ fn side_bits(
         }
         for l in &t.back_lines {
             let mut m = 0u64;
+            let (mut up, mut down, mut last) = (true, true, None);
             for &s in &l.squares {
-                m |= 1 << bit(s)?;
+                let b = bit(s)?;
+                if let Some(l) = last {
+                    up &= b > l;
+                    down &= b < l;
+                }
+                last = Some(b);
+                m |= 1 << b;
             }
             line_squares.push(m);
+            line_up.push(if up {
+                Some(true)
+            } else if down {
+                Some(false)
+            } else {
+                None
+            });
         }
     }
     let n = t.ray_codes.len();
     let mut path_origins = vec![0u64; 64 * n];
     let mut paths = vec![PathBits::default(); t.back_paths.len()];
+    let mut group_at = vec![0u32; 64 * n];
+    let mut path_groups = Vec::new();
     for &target in &geo.squares {
         let Some(tb) = bit(target) else { continue };
         for (j, &code) in t.ray_codes.iter().enumerate() {
             let rays = &mv.rays[side][cell::kind(code)];
             let b = target.idx() * n + j;
             let span = t.path_at[b] as usize..t.path_at[b + 1] as usize;
+            // Each origin's entries are together, in the order of the origins' cells (and bits).
+            group_at[tb * n + j] = u32::try_from(path_groups.len()).ok()?;
+            let (mut i, mut last) = (span.start, None);
+            while i < span.end {
+                let ob = bit(t.back_paths[i].origin)?;
+                if last.is_some_and(|l| l >= ob) {
+                    return None;
+                }
+                last = Some(ob);
+                path_groups.push(i as u32);
+                i = t.back_paths[i].next as usize;
+            }
             for (e, slot) in t.back_paths[span.clone()].iter().zip(&mut paths[span]) {
                 let ob = bit(e.origin)?;
                 path_origins[tb * n + j] |= 1 << ob;
@@ -299,8 +342,11 @@ fn side_bits(
         limited_rides,
         leap_origins,
         line_squares,
+        line_up,
         path_origins,
         paths,
+        group_at,
+        path_groups,
         path_any,
         line_codes,
         line_any,

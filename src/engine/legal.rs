@@ -302,8 +302,7 @@ impl Position {
                     continue;
                 }
                 let occ = self.side_bits[us] | self.side_bits[them];
-                let span = t.path_at[k * n + j] as usize..t.path_at[k * n + j + 1] as usize;
-                s.any_path(span, origins, |p| {
+                s.any_path(kb * n + j, origins, |p| {
                     let on = p.empty & occ;
                     if on & on.wrapping_sub(1) == 0 {
                         g.add_bits(if on == 0 { p.empty } else { on }, &ab.square_of);
@@ -359,10 +358,40 @@ impl Position {
             if self.counts[l.code as usize] == 0 {
                 continue;
             }
-            if let Some(ab) = bits
-                && ab.sides[them].line_squares[i] & self.code_bits[l.code as usize & 127] == 0
-            {
-                continue;
+            if let Some(ab) = bits {
+                let s = &ab.sides[them];
+                let line = s.line_squares[i];
+                let pieces = self.code_bits[l.code as usize & 127];
+                if line & pieces == 0 {
+                    continue;
+                }
+                // A line whose bits run one way: its first pieces are its nearest bits.
+                if let Some(up) = s.line_up.get(i).copied().flatten() {
+                    let occ = self.side_bits[us] | self.side_bits[them];
+                    let (mut on, mut found, mut n) = (line & occ, [64; 3], 0);
+                    while on != 0 && n < 3 {
+                        found[n] = nearest(on, up);
+                        on &= !(1 << found[n]);
+                        n += 1;
+                    }
+                    let near = if l.hop == Hop::No { 2 } else { 3 };
+                    if found[..n.min(near)].iter().any(|&b| (pieces >> b) & 1 != 0) {
+                        let upto = if l.hop == Hop::No { found[0] } else { found[1] };
+                        // The line up to and including that piece (all of it without one).
+                        let marks = match (upto, up) {
+                            (64.., _) => line,
+                            (b, true) => line & (u64::MAX >> (63 - b)),
+                            (b, false) => line & (u64::MAX << b),
+                        };
+                        g.add_bits(marks, &ab.square_of);
+                        if l.hop != Hop::No
+                            && let Some(screens) = screens.as_deref_mut()
+                        {
+                            screens.add_bits(marks, &ab.square_of);
+                        }
+                    }
+                    continue;
+                }
             }
             // The first three pieces on the line: the capturer after one move is one of them.
             let mut found = [usize::MAX; 3];
@@ -819,9 +848,7 @@ impl Position {
             if pieces & s.path_origins[tb * n + j] == 0 {
                 continue;
             }
-            let b = sq.idx() * n + j;
-            let span = t.path_at[b] as usize..t.path_at[b + 1] as usize;
-            if s.any_path(span, pieces, |p| p.empty & occ == 0 && hit(Some(p.empty))) {
+            if s.any_path(tb * n + j, pieces, |p| p.empty & occ == 0 && hit(Some(p.empty))) {
                 return Some(true);
             }
         }
