@@ -437,6 +437,16 @@ impl Position {
         let board = t.board();
         let empty = board & !occ;
         let tb = t.slides();
+        // With no guard (in check) and no screen: the squares that block every attack, and the
+        // squares on the attacks' ways. A piece off those ways moves onto the blocking squares
+        // alone, as it would once lifted ([`Position::blocks_lifted`]): none of its moves is tried.
+        let checked = match &preset.attack_bits {
+            Some(ab) if guard == !0 && screens == 0 => {
+                self.blocking_bits(preset, ab, k, us.other(), occ, 0).zip(self.attack_routes(preset, ab, k, us.other()))
+            }
+            _ => None,
+        };
+        let (exposed, block) = checked.map_or((guard, !0), |(block, routes)| (routes, block));
         // En passant is looked for in the moves list: the kinds that may take so are listed.
         let ep = self.ep.hashed;
         let (mut n, mut sample, mut quiet_from) = (0u64, None, None);
@@ -460,10 +470,11 @@ impl Position {
                 && kbits.shifted
                 && kbits.paths.is_empty()
             {
-                let free = at & !guard & !(1 << kb) & !kbits.promo_from;
+                let free = at & !exposed & !(1 << kb) & !kbits.promo_from;
                 if free != 0 && 2 * free.count_ones() as usize >= kbits.shifts.len() {
                     at &= !free;
-                    let quiet = self.split_shifts(preset, t, kbits, free, empty, screens, k, &mut n, out);
+                    let onto = (block, screens);
+                    let quiet = self.split_shifts(preset, t, kbits, free, empty, onto, k, &mut n, out);
                     batch = if sample.is_none() { quiet.trailing_zeros() as usize } else { 64 };
                 }
             }
@@ -519,6 +530,10 @@ impl Position {
                         if quiet != 0 {
                             // Off the guarded squares (and not the royal piece) a move keeps it safe;
                             // a quiet move fills its square, which exposes nothing but a screen.
+                            if checked.is_some() && b != kb && (exposed >> b) & 1 == 0 {
+                                n += u64::from((quiet & block).count_ones());
+                                continue;
+                            }
                             let mut tried = if b == kb || (guard >> b) & 1 != 0 { quiet } else { quiet & screens };
                             n += u64::from((quiet & !tried).count_ones());
                             // A guarded piece with several such moves: lifted, the squares that
@@ -575,8 +590,8 @@ impl Position {
 
     /// [`Position::split_moves`] for the pieces `free` of kind `k`, none of them the royal piece,
     /// on a guarded square or able to promote, moved by its shifts: their quiet moves counted
-    /// (those onto a screen's square tried), their captures pushed onto `out`. Gives the pieces
-    /// that have a quiet move.
+    /// (onto `onto.0`, the squares that block every attack; those onto a screen's square,
+    /// `onto.1`, tried), their captures pushed onto `out`. Gives the pieces that have a quiet move.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn split_shifts(
@@ -586,7 +601,7 @@ impl Position {
         k: &KindBits,
         free: Bits,
         empty: Bits,
-        screens: Bits,
+        (block, screens): (Bits, Bits),
         royal: Sq,
         n: &mut u64,
         out: &mut Vec<Move>,
@@ -617,7 +632,7 @@ impl Position {
             let to = movers.rotate_left(delta) & allowed[usize::from(s.flags & 3)];
             let quiet = to & empty;
             with_quiet |= quiet.rotate_right(delta);
-            *n += u64::from((quiet & !screens).count_ones());
+            *n += u64::from((quiet & !screens & block).count_ones());
             let mut tried = quiet & screens;
             while tried != 0 {
                 let b = tried.trailing_zeros();

@@ -758,6 +758,52 @@ impl Position {
         known.then_some(block)
     }
 
+    /// The squares on the ways of `by`'s attacks on `sq`, blocked now or not: each rider line with
+    /// one of its riders on it, each line of [`super::movement::AttackTables::back_lines`] with a
+    /// piece of its code, each lame leap's path from a piece of its codes and each shaped path from
+    /// a piece of its code. A piece of the other side off them neither opens nor shields an attack
+    /// on `sq` by leaving its square. `None` when the bits cannot tell (holes on the board).
+    pub(crate) fn attack_routes(&self, preset: &Preset, ab: &AttackBits, sq: Sq, by: Side) -> Option<u64> {
+        let tb = *ab.bit_of.get(sq.idx()).filter(|&&b| b != 255 && self.counts[cell::HOLE as usize] == 0)?;
+        let tb = tb as usize & 63;
+        let t = &preset.movement.attacks[by];
+        let s = &ab.sides[by];
+        let mut routes = 0;
+        s.any_rider_line(tb, &self.code_bits, 0, |line, _, _, _| {
+            routes |= line;
+            false
+        });
+        for &i in &s.limited_rides {
+            let ray = s.rides[i as usize].0[tb];
+            if ray & self.side_bits[by] != 0 {
+                routes |= ray;
+            }
+        }
+        if !t.back_at.is_empty() {
+            let k = sq.idx();
+            for l in &t.back_leaps[t.back_at[k] as usize..t.back_at[k + 1] as usize] {
+                if (l.codes >> cell::code(self.cells[l.origin.idx()])) & 1 != 0 {
+                    let mut marks = BitMarks { bits: 0, bit_of: &ab.bit_of };
+                    l.path[..l.path_len as usize].iter().for_each(|&p| marks.add(p));
+                    routes |= marks.bits;
+                }
+            }
+            for (i, l) in t.back_lines.iter().enumerate().take(t.line_at[k + 1] as usize).skip(t.line_at[k] as usize) {
+                if s.line_squares[i] & self.code_bits[l.code as usize & 127] != 0 {
+                    routes |= s.line_squares[i];
+                }
+            }
+        }
+        let n = t.ray_codes.len();
+        for (j, &code) in t.ray_codes.iter().enumerate() {
+            s.any_path(tb * n + j, self.code_bits[code as usize & 127], |p| {
+                routes |= p.empty;
+                false
+            });
+        }
+        Some(routes)
+    }
+
     /// The attacks of `by` on `sq` by the bits, each told to `hit` with the squares that would
     /// block it (`None`: the general tables' lame leaps and lines, not told apart) until `hit`
     /// answers true (then `Some(true)`); `Some(false)` when none stopped it, `None` when the bits
