@@ -96,7 +96,7 @@ pub type Split = Option<(u64, Option<Move>)>;
 
 impl Position {
     /// Whether the piece on bit `b` has not moved yet.
-    #[inline]
+    #[inline(always)]
     fn unmoved_at(&self, t: &BitTables, b: usize) -> bool {
         t.square_of.get(b).is_some_and(|sq| cell::unmoved(self.cells[sq.idx()]))
     }
@@ -450,10 +450,17 @@ impl Position {
         // En passant is looked for in the moves list: the kinds that may take so are listed.
         let ep = self.ep.hashed;
         let (mut n, mut sample, mut quiet_from) = (0u64, None, None);
-        for kind in 0..preset.kinds.len() {
+        // Most kinds have no piece on the board (Universal's 25 kinds, 8 of them present): those
+        // that have are gathered first, without a branch per kind (at most `cell::MAX_KINDS`).
+        let mut present = 0u64;
+        for kind in 0..preset.kinds.len().min(64) {
+            present |= u64::from(self.code_bits[cell::piece(kind, us) as usize & 127] != 0) << kind;
+        }
+        while present != 0 {
+            let kind = present.trailing_zeros() as usize;
+            present &= present - 1;
             let code = cell::piece(kind, us);
             let mut at = self.code_bits[code as usize & 127];
-            // Most kinds have no piece on the board (Universal's 25 kinds, 8 of them present).
             if at == 0 {
                 continue;
             }
