@@ -481,7 +481,8 @@ impl Position {
                 if free != 0 && 2 * free.count_ones() as usize >= kbits.shifts.len() {
                     at &= !free;
                     let onto = (block, screens);
-                    let quiet = self.split_shifts(preset, t, kbits, free, empty, onto, k, &mut n, out);
+                    let quiet =
+                        self.split_shifts(preset, t, kbits, free, empty, onto, (k, kb), guard, &mut n, (out, legal));
                     batch = if sample.is_none() { quiet.trailing_zeros() as usize } else { 64 };
                 }
             }
@@ -520,6 +521,7 @@ impl Position {
                             let m =
                                 Move { from, to: t.square_of[s], promo: 0, flags: mflag::CAPTURE, extra: 0, gate: 0 };
                             out.push(m);
+                            self.judge(preset, t, m, (b, s), (k, kb), guard, legal);
                         }
                         if quiet != 0 && sample.is_none() {
                             // A quiet move that promotes nothing is listed as a move with no flags
@@ -573,6 +575,9 @@ impl Position {
                     if !self.quiet_move(m) {
                         out[kept] = m;
                         kept += 1;
+                        if self.safe_off_guard(preset, m, k, guard, &t.bit_of) {
+                            legal.push(m);
+                        }
                         continue;
                     }
                     sample.get_or_insert(m);
@@ -586,8 +591,10 @@ impl Position {
         {
             sample = self.first_quiet(preset, from, out);
         }
+        // The moves listed so far are judged (in their order, as they were listed).
+        let judged = out.len();
         self.extra_pseudo_moves(preset, out);
-        for &m in out.iter() {
+        for &m in &out[judged..] {
             if self.safe_off_guard(preset, m, k, guard, &t.bit_of) {
                 legal.push(m);
             }
@@ -609,9 +616,10 @@ impl Position {
         free: Bits,
         empty: Bits,
         (block, screens): (Bits, Bits),
-        royal: Sq,
+        (royal, kb): (Sq, usize),
+        guard: Bits,
         n: &mut u64,
-        out: &mut Vec<Move>,
+        (out, legal): (&mut Vec<Move>, &mut Vec<Move>),
     ) -> Bits {
         let enemy = self.side_bits[self.side.other()];
         // Where a shift's moves may land, by its flags: nowhere, empty squares, enemy pieces, either.
@@ -654,10 +662,34 @@ impl Position {
                 takes &= takes - 1;
                 let from = t.square_of[b.wrapping_sub(delta) as usize & 63];
                 let to = t.square_of[b as usize & 63];
-                out.push(Move { from, to, promo: 0, flags: mflag::CAPTURE, extra: 0, gate: 0 });
+                let m = Move { from, to, promo: 0, flags: mflag::CAPTURE, extra: 0, gate: 0 };
+                out.push(m);
+                let fb = b.wrapping_sub(delta) as usize & 63;
+                self.judge(preset, t, m, (fb, b as usize & 63), (royal, kb), guard, legal);
             }
         }
         with_quiet
+    }
+
+    /// Onto `legal` if it keeps the royal piece (on `k`, bit `kb`) safe: a capture `m` from bit
+    /// `fb` to bit `tb` of a piece that promotes nothing, judged as [`Position::safe_off_guard`]
+    /// judges it (a plain one, off the guarded squares and not the royal piece's, at once).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn judge(
+        &mut self,
+        preset: &Preset,
+        t: &BitTables,
+        m: Move,
+        (fb, tb): (usize, usize),
+        (k, kb): (Sq, usize),
+        guard: Bits,
+        legal: &mut Vec<Move>,
+    ) {
+        let plain = fb != kb && (guard >> (fb & 63)) & 1 == 0 && (guard >> (tb & 63)) & 1 == 0;
+        if plain || self.safe_off_guard(preset, m, k, guard, &t.bit_of) {
+            legal.push(m);
+        }
     }
 
     /// Whether a move is quiet as `play::turngen` tells: it takes nothing, promotes nothing and is
