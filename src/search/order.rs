@@ -116,8 +116,11 @@ pub fn score(
     out: &mut Vec<i32>,
 ) {
     out.clear();
+    let (tt, k0, k1, counter) =
+        (Sought::new(tt), Sought::new(killers[0]), Sought::new(killers[1]), Sought::new(counter));
     out.extend(turns.iter().map(|t| {
-        if Some(*t) == tt {
+        let h = head(t);
+        if tt.is(h, t) {
             return TT_TURN;
         }
         let mut s = capture_move(t).map_or(0, |m| capture_score(ev, p, pos, m));
@@ -127,11 +130,11 @@ pub fn score(
             .sum::<i32>();
         s += removed_enemy(ev, pos, t);
         if s == 0 {
-            s = if killers[0] == Some(*t) {
+            s = if k0.is(h, t) {
                 KILLER + 1
-            } else if killers[1] == Some(*t) {
+            } else if k1.is(h, t) {
                 KILLER
-            } else if counter == Some(*t) {
+            } else if counter.is(h, t) {
                 KILLER - 1
             } else {
                 history.get(pos.side, t)
@@ -139,6 +142,41 @@ pub fn score(
         }
         s
     }));
+}
+
+/// A turn's first part in a word (kind, squares or piece), so that the table's, the killers' and
+/// the counter turn are told from each turn scored by one comparison of words (comparing whole
+/// turns, every part slot, for each of them was a twentieth of a chess search); equal words are
+/// then compared as turns.
+#[inline]
+fn head(t: &Turn) -> u64 {
+    let sq = |s: &crate::engine::board::Sq| s.idx() as u64;
+    match t.parts().first() {
+        Some(TurnPart::Move(m)) => {
+            1 << 60 | sq(&m.from) << 32 | sq(&m.to) << 16 | (m.promo as u64) << 8 | m.flags as u64
+        }
+        Some(TurnPart::Drop(code, at)) => 2 << 60 | (*code as u64) << 32 | sq(at),
+        Some(TurnPart::Remove(at)) => 3 << 60 | sq(at),
+        Some(TurnPart::Construct(at)) => 4 << 60 | sq(at),
+        Some(TurnPart::Destroy(at)) => 5 << 60 | sq(at),
+        Some(TurnPart::Discard(code)) => 6 << 60 | *code as u64,
+        None => 0,
+    }
+}
+
+/// A turn to look for among those scored: its head word ([`head`]; none: `u64::MAX`, no turn's).
+struct Sought(u64, Option<Turn>);
+
+impl Sought {
+    fn new(t: Option<Turn>) -> Sought {
+        Sought(t.as_ref().map_or(u64::MAX, head), t)
+    }
+
+    /// `Some(*t) == self.1`, from `t`'s head word `h`.
+    #[inline]
+    fn is(&self, h: u64, t: &Turn) -> bool {
+        self.0 == h && self.1.as_ref() == Some(t)
+    }
 }
 
 /// A capture's ordering score: good captures first by most valuable victim, least valuable
