@@ -227,10 +227,12 @@ fn removed_enemy(ev: &Evaluator, pos: &Position, t: &Turn) -> i32 {
 /// Move the best-scored turn from `i..` to `i` (a selection sort, one step per turn tried).
 #[inline]
 pub fn pick(turns: &mut [Turn], scores: &mut [i32], i: usize) {
-    let mut best = i;
-    for j in i + 1..turns.len() {
-        if scores[j] > scores[best] {
-            best = j;
+    // The best score so far kept apart (not read again from the slice at each step); the first
+    // of equal scores wins, as always.
+    let (mut best, mut top) = (i, scores[i]);
+    for (j, &s) in scores.iter().enumerate().skip(i + 1) {
+        if s > top {
+            (best, top) = (j, s);
         }
     }
     turns.swap(i, best);
