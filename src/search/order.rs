@@ -123,12 +123,19 @@ pub fn score(
         if tt.is(h, t) {
             return TT_TURN;
         }
-        let mut s = capture_move(t).map_or(0, |m| capture_score(ev, p, pos, m));
-        s += t
-            .moves()
-            .map(|m| if m.promo != 0 && m.flags & mflag::DROP == 0 { ev.value_of(m.promo) } else { 0 })
-            .sum::<i32>();
-        s += removed_enemy(ev, pos, t);
+        let promoted = |m: &Move| if m.promo != 0 && m.flags & mflag::DROP == 0 { ev.value_of(m.promo) } else { 0 };
+        let mut s = match t.only_move() {
+            // One move (most turns): the same terms without walking the parts three times.
+            Some(m) => {
+                let taken = if m.flags & (mflag::CAPTURE | mflag::EP) != 0 { capture_score(ev, p, pos, m) } else { 0 };
+                taken + promoted(&m)
+            }
+            None => {
+                capture_move(t).map_or(0, |m| capture_score(ev, p, pos, m))
+                    + t.moves().map(|m| promoted(&m)).sum::<i32>()
+                    + removed_enemy(ev, pos, t)
+            }
+        };
         if s == 0 {
             s = if k0.is(h, t) {
                 KILLER + 1
