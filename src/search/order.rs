@@ -102,11 +102,11 @@ impl History {
     }
 }
 
-/// Ordering scores for `turns`, higher first.
+/// Ordering scores for `turns`, higher first, and in `judge` what each loses if its capture,
+/// left to judge, loses material ([`pick`] judges it).
 #[allow(clippy::too_many_arguments)]
 pub fn score(
     ev: &Evaluator,
-    p: &Preset,
     pos: &Position,
     turns: &[Turn],
     tt: Option<Turn>,
@@ -114,24 +114,29 @@ pub fn score(
     counter: Option<Turn>,
     history: &History,
     out: &mut Vec<i32>,
+    judge: &mut Vec<i32>,
 ) {
     out.clear();
+    judge.clear();
     let (tt, k0, k1, counter) =
         (Sought::new(tt), Sought::new(killers[0]), Sought::new(killers[1]), Sought::new(counter));
     out.extend(turns.iter().map(|t| {
         let h = head(t);
         if tt.is(h, t) {
+            judge.push(0);
             return TT_TURN;
         }
+        let mut owed = 0;
         let promoted = |m: &Move| if m.promo != 0 && m.flags & mflag::DROP == 0 { ev.value_of(m.promo) } else { 0 };
         let mut s = match t.only_move() {
             // One move (most turns): the same terms without walking the parts three times.
             Some(m) => {
-                let taken = if m.flags & (mflag::CAPTURE | mflag::EP) != 0 { capture_score(ev, p, pos, m) } else { 0 };
+                let taken =
+                    if m.flags & (mflag::CAPTURE | mflag::EP) != 0 { capture_score(ev, pos, m, &mut owed) } else { 0 };
                 taken + promoted(&m)
             }
             None => {
-                capture_move(t).map_or(0, |m| capture_score(ev, p, pos, m))
+                capture_move(t).map_or(0, |m| capture_score(ev, pos, m, &mut owed))
                     + t.moves().map(|m| promoted(&m)).sum::<i32>()
                     + removed_enemy(ev, pos, t)
             }
@@ -147,6 +152,7 @@ pub fn score(
                 history.get(pos.side, t)
             };
         }
+        judge.push(owed);
         s
     }));
 }
@@ -188,25 +194,30 @@ impl Sought {
 
 /// A capture's ordering score: good captures first by most valuable victim, least valuable
 /// attacker; one that gives a piece for a lesser one and loses material in the static exchange
-/// (where it cannot be evaluated: on a square the opponent attacks) after the killers.
+/// (where it cannot be evaluated: on a square the opponent attacks) after the killers. That
+/// exchange is judged only when the capture comes up to be tried ([`pick`]): until then it is
+/// scored as a good one, and `owed` gets what it loses if it is not (most nodes are cut by
+/// their first turn, and the exchanges were a tenth of a chess search).
 #[inline]
-fn capture_score(ev: &Evaluator, p: &Preset, pos: &Position, m: Move) -> i32 {
+fn capture_score(ev: &Evaluator, pos: &Position, m: Move, owed: &mut i32) -> i32 {
     let at = if m.flags & mflag::EP != 0 { pos.ep.victim } else { m.to };
     let victim = pos.cells[at.idx()];
     let royal = cell::is_piece(victim) && pos.is_royal_code(victim);
     let (gain, cost) = (ev.value_of(victim), ev.value_of(pos.cells[m.from.idx()]));
     let order = mvv_lva(ev, pos, m);
     if !royal && cost > gain {
-        // A full static exchange where the pieces allow, else one exchange.
-        let loses = match ev.see(p, pos, m.from, m.to).filter(|_| m.flags & mflag::EP == 0) {
-            Some(s) => s < 0,
-            None => pos.attacked(p, m.to, pos.side.other()),
-        };
-        if loses {
-            return BAD_CAPTURE + order.clamp(0, BAD_CAPTURE / 2 - 1);
-        }
+        *owed = CAPTURE + order - (BAD_CAPTURE + order.clamp(0, BAD_CAPTURE / 2 - 1));
     }
     CAPTURE + order
+}
+
+/// Whether a capture [`capture_score`] left to judge loses material: a full static exchange
+/// where the pieces allow, else one exchange.
+fn loses(ev: &Evaluator, p: &Preset, pos: &Position, m: Move) -> bool {
+    match ev.see(p, pos, m.from, m.to).filter(|_| m.flags & mflag::EP == 0) {
+        Some(s) => s < 0,
+        None => pos.attacked(p, m.to, pos.side.other()),
+    }
 }
 
 #[inline]
@@ -232,18 +243,42 @@ fn removed_enemy(ev: &Evaluator, pos: &Position, t: &Turn) -> i32 {
 }
 
 /// Move the best-scored turn from `i..` to `i` (a selection sort, one step per turn tried).
+/// A capture still to be judged ([`capture_score`]) that comes out best is judged first, and
+/// loses its place if it loses material: scored as a good capture until then (at least its
+/// real score), it is picked exactly when every turn were judged beforehand would pick it, so
+/// the order is the same.
 #[inline]
-pub fn pick(turns: &mut [Turn], scores: &mut [i32], i: usize) {
-    // The best score so far kept apart (not read again from the slice at each step); the first
-    // of equal scores wins, as always.
-    let (mut best, mut top) = (i, scores[i]);
-    for (j, &s) in scores.iter().enumerate().skip(i + 1) {
-        if s > top {
-            (best, top) = (j, s);
+#[allow(clippy::too_many_arguments)]
+pub fn pick(
+    ev: &Evaluator,
+    p: &Preset,
+    pos: &Position,
+    turns: &mut [Turn],
+    scores: &mut [i32],
+    judge: &mut [i32],
+    i: usize,
+) {
+    loop {
+        // The best score so far kept apart (not read again from the slice at each step); the
+        // first of equal scores wins.
+        let (mut best, mut top) = (i, scores[i]);
+        for (j, &s) in scores.iter().enumerate().skip(i + 1) {
+            if s > top {
+                (best, top) = (j, s);
+            }
         }
+        let owed = std::mem::take(&mut judge[best]);
+        if owed != 0 {
+            if capture_move(&turns[best]).is_some_and(|m| loses(ev, p, pos, m)) {
+                scores[best] -= owed;
+            }
+            continue;
+        }
+        turns.swap(i, best);
+        scores.swap(i, best);
+        judge.swap(i, best);
+        return;
     }
-    turns.swap(i, best);
-    scores.swap(i, best);
 }
 
 /// Remember a quiet turn that caused a cutoff at this ply.
