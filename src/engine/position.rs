@@ -292,6 +292,13 @@ impl Position {
         }
     }
 
+    /// `side`'s pieces as bits, numbered as the preset's bitboards number squares (`bit_map`:
+    /// `Preset::bits`, else `Preset::attack_bits`); 0 without them.
+    #[inline]
+    pub fn pieces_as_bits(&self, side: Side) -> u64 {
+        self.side_bits[side]
+    }
+
     /// How many pieces `side` has on the board.
     pub fn occupied_count(&self, side: Side) -> usize {
         self.occupied[side].iter().map(|w| w.count_ones() as usize).sum()

@@ -70,6 +70,9 @@ const NO_STAT: i32 = i32::MIN;
 struct PlyData {
     turns: Vec<Turn>,
     scores: Vec<i32>,
+    /// Per turn, what its score loses if its capture, still to be judged, loses material
+    /// (`order::pick`).
+    judge: Vec<i32>,
     killers: [Option<Turn>; 2],
     pv: Vec<Turn>,
     /// The turn into this ply was a null move (no two in a row).
@@ -473,10 +476,21 @@ impl Core {
             return Ok((over_score(&pos.no_moves_result(p), pos, ply), None));
         }
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
+        let mut judge = std::mem::take(&mut self.plies[ply].judge);
         let side = pos.side;
         let prev = if ply > 0 { self.plies[ply - 1].current } else { None };
         let counter = self.history.counter(side, prev.as_ref());
-        order::score(ev, p, pos, turns, tt_turn, &self.plies[ply].killers, counter, &self.history, &mut scores);
+        order::score(
+            ev,
+            pos,
+            turns,
+            tt_turn,
+            &self.plies[ply].killers,
+            counter,
+            &self.history,
+            &mut scores,
+            &mut judge,
+        );
         let improving = self.improving(ply);
         let late = (depth <= LMP_DEPTH
             && ply > 0
@@ -494,7 +508,7 @@ impl Core {
         let mut best = (-INFINITY, None);
         let mut searched = 0;
         for i in 0..turns.len() {
-            order::pick(turns, &mut scores, i);
+            order::pick(ev, p, pos, turns, &mut scores, &mut judge, i);
             let t = turns[i];
             let quiet = scores[i] < QUIET_BELOW;
             // Late-move pruning: not even played (a late quiet check goes unseen, as beyond the
@@ -570,6 +584,7 @@ impl Core {
             }
         }
         self.plies[ply].scores = scores;
+        self.plies[ply].judge = judge;
         if best.1.is_none() {
             // Every turn was refused on replay: as if there were none.
             return Ok((over_score(&pos.no_moves_result(p), pos, ply), None));
@@ -719,9 +734,10 @@ impl Core {
         // without changing what is taken. Variants of one move are generated together.
         turns.dedup_by_key(|t| capture_move(t));
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
-        order::score(ev, p, pos, turns, None, &[None, None], None, &self.history, &mut scores);
+        let mut judge = std::mem::take(&mut self.plies[ply].judge);
+        order::score(ev, pos, turns, None, &[None, None], None, &self.history, &mut scores, &mut judge);
         for i in 0..turns.len() {
-            order::pick(turns, &mut scores, i);
+            order::pick(ev, p, pos, turns, &mut scores, &mut judge, i);
             let t = turns[i];
             // A capture that loses material (by the static exchange, order.rs) is not worth
             // following, unless the side to move is in check.
@@ -745,6 +761,7 @@ impl Core {
             }
         }
         self.plies[ply].scores = scores;
+        self.plies[ply].judge = judge;
         Ok(best)
     }
 }

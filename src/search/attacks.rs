@@ -103,6 +103,12 @@ pub struct AttackSets {
     /// leaps, full rides and specials), so that a static exchange asks only the pieces that may
     /// reach its square for their target sets.
     reach: [Vec<[Bits; 64]>; 2],
+    /// Whether positions keep their pieces as bits numbered as these tables number squares
+    /// ([`Position::pieces_as_bits`]): then they are read, not gathered piece by piece.
+    native: bool,
+    /// Per side, the cell codes of its kinds the tables do not describe (none on the board: a
+    /// static exchange may be judged).
+    unlisted: [Vec<u8>; 2],
 }
 
 impl AttackSets {
@@ -167,7 +173,15 @@ impl AttackSets {
                 })
                 .collect()
         });
-        Some(AttackSets { t, near, board, friendly, reach })
+        let kept = preset.bits.as_ref().map(|b| &b.bit_of).or(preset.attack_bits.as_ref().map(|a| &a.bit_of));
+        let native = kept == Some(&t.bit_of);
+        let unlisted = Side::BOTH.map(|side| {
+            (0..preset.kinds.len())
+                .filter(|&k| t.kinds[side].get(k).is_none_or(|k| k.is_none()))
+                .map(|k| cell::piece(k, side))
+                .collect()
+        });
+        Some(AttackSets { t, near, board, friendly, reach, native, unlisted })
     }
 
     /// The counts [`listed`] gives, with each plainly moving piece's moves counted from its target
@@ -179,12 +193,7 @@ impl AttackSets {
         }
         let t = &self.t;
         let us = pos.side;
-        let mut bits = [0u64; 2];
-        for side in Side::BOTH {
-            for sq in pos.occupied_by(side) {
-                bits[side.index()] |= 1u64 << (t.bit_of[sq.idx()] & 63);
-            }
-        }
+        let bits = self.pieces(pos);
         let occ = bits[0] | bits[1];
         let empty = self.board & !occ;
         // Pieces that may take en passant now are listed (their target sets lack it).
@@ -206,7 +215,12 @@ impl AttackSets {
                     }
                 }
             }
-            for sq in pos.occupied_by(side) {
+            // The side's pieces from their bits (cheaper to walk than the cell words; the counts
+            // are sums, so the order does not matter).
+            let mut rest = own;
+            while rest != 0 {
+                let sq = t.square_of[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
                 let cl = pos.cells[sq.idx()];
                 let code = cell::code(cl);
                 let royal = pos.is_royal_code(cl);
@@ -279,6 +293,21 @@ impl AttackSets {
 }
 
 impl AttackSets {
+    /// Both sides' pieces as bits (by [`Side::index`]).
+    #[inline]
+    fn pieces(&self, pos: &Position) -> [Bits; 2] {
+        if self.native {
+            return [pos.pieces_as_bits(Side::White), pos.pieces_as_bits(Side::Black)];
+        }
+        let mut bits = [0u64; 2];
+        for side in Side::BOTH {
+            for sq in pos.occupied_by(side) {
+                bits[side.index()] |= 1u64 << (self.t.bit_of[sq.idx()] & 63);
+            }
+        }
+        bits
+    }
+
     /// The side to move's pseudo-legal moves from its pieces in `capturers` (as
     /// [`Counts::capturers`] gives them for this position) appended to `out`, as
     /// [`Position::pseudo_moves`] lists them and in its order. Castlings, drops and passes never
@@ -314,13 +343,10 @@ impl AttackSets {
         if pos.is_royal_code(mover) {
             return Some(first);
         }
-        let mut bits = [0u64; 2];
-        for side in Side::BOTH {
-            for sq in pos.occupied_by(side) {
-                t.kinds[side][cell::kind(pos.cells[sq.idx()])].as_ref()?;
-                bits[side.index()] |= 1u64 << (t.bit_of[sq.idx()] & 63);
-            }
+        if Side::BOTH.iter().any(|&s| self.unlisted[s.index()].iter().any(|&c| pos.counts[c as usize] != 0)) {
+            return None;
         }
+        let mut bits = self.pieces(pos);
         let tb = 1u64 << (t.bit_of[to.idx()] & 63);
         let mut occ = (bits[0] | bits[1]) & !(1u64 << (t.bit_of[from.idx()] & 63));
         // `to` holds the last piece to arrive; it is counted apart from both sides' sets.

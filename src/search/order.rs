@@ -102,11 +102,11 @@ impl History {
     }
 }
 
-/// Ordering scores for `turns`, higher first.
+/// Ordering scores for `turns`, higher first, and in `judge` what each loses if its capture,
+/// left to judge, loses material ([`pick`] judges it).
 #[allow(clippy::too_many_arguments)]
 pub fn score(
     ev: &Evaluator,
-    p: &Preset,
     pos: &Position,
     turns: &[Turn],
     tt: Option<Turn>,
@@ -114,54 +114,110 @@ pub fn score(
     counter: Option<Turn>,
     history: &History,
     out: &mut Vec<i32>,
+    judge: &mut Vec<i32>,
 ) {
     out.clear();
+    judge.clear();
+    let (tt, k0, k1, counter) =
+        (Sought::new(tt), Sought::new(killers[0]), Sought::new(killers[1]), Sought::new(counter));
     out.extend(turns.iter().map(|t| {
-        if Some(*t) == tt {
+        let h = head(t);
+        if tt.is(h, t) {
+            judge.push(0);
             return TT_TURN;
         }
-        let mut s = capture_move(t).map_or(0, |m| capture_score(ev, p, pos, m));
-        s += t
-            .moves()
-            .map(|m| if m.promo != 0 && m.flags & mflag::DROP == 0 { ev.value_of(m.promo) } else { 0 })
-            .sum::<i32>();
-        s += removed_enemy(ev, pos, t);
+        let mut owed = 0;
+        let promoted = |m: &Move| if m.promo != 0 && m.flags & mflag::DROP == 0 { ev.value_of(m.promo) } else { 0 };
+        let mut s = match t.only_move() {
+            // One move (most turns): the same terms without walking the parts three times.
+            Some(m) => {
+                let taken =
+                    if m.flags & (mflag::CAPTURE | mflag::EP) != 0 { capture_score(ev, pos, m, &mut owed) } else { 0 };
+                taken + promoted(&m)
+            }
+            None => {
+                capture_move(t).map_or(0, |m| capture_score(ev, pos, m, &mut owed))
+                    + t.moves().map(|m| promoted(&m)).sum::<i32>()
+                    + removed_enemy(ev, pos, t)
+            }
+        };
         if s == 0 {
-            s = if killers[0] == Some(*t) {
+            s = if k0.is(h, t) {
                 KILLER + 1
-            } else if killers[1] == Some(*t) {
+            } else if k1.is(h, t) {
                 KILLER
-            } else if counter == Some(*t) {
+            } else if counter.is(h, t) {
                 KILLER - 1
             } else {
                 history.get(pos.side, t)
             };
         }
+        judge.push(owed);
         s
     }));
 }
 
+/// A turn's first part in a word (kind, squares or piece), so that the table's, the killers' and
+/// the counter turn are told from each turn scored by one comparison of words (comparing whole
+/// turns, every part slot, for each of them was a twentieth of a chess search); equal words are
+/// then compared as turns.
+#[inline]
+fn head(t: &Turn) -> u64 {
+    let sq = |s: &crate::engine::board::Sq| s.idx() as u64;
+    match t.parts().first() {
+        Some(TurnPart::Move(m)) => {
+            1 << 60 | sq(&m.from) << 32 | sq(&m.to) << 16 | (m.promo as u64) << 8 | m.flags as u64
+        }
+        Some(TurnPart::Drop(code, at)) => 2 << 60 | (*code as u64) << 32 | sq(at),
+        Some(TurnPart::Remove(at)) => 3 << 60 | sq(at),
+        Some(TurnPart::Construct(at)) => 4 << 60 | sq(at),
+        Some(TurnPart::Destroy(at)) => 5 << 60 | sq(at),
+        Some(TurnPart::Discard(code)) => 6 << 60 | *code as u64,
+        None => 0,
+    }
+}
+
+/// A turn to look for among those scored: its head word ([`head`]; none: `u64::MAX`, no turn's).
+struct Sought(u64, Option<Turn>);
+
+impl Sought {
+    fn new(t: Option<Turn>) -> Sought {
+        Sought(t.as_ref().map_or(u64::MAX, head), t)
+    }
+
+    /// `Some(*t) == self.1`, from `t`'s head word `h`.
+    #[inline]
+    fn is(&self, h: u64, t: &Turn) -> bool {
+        self.0 == h && self.1.as_ref() == Some(t)
+    }
+}
+
 /// A capture's ordering score: good captures first by most valuable victim, least valuable
 /// attacker; one that gives a piece for a lesser one and loses material in the static exchange
-/// (where it cannot be evaluated: on a square the opponent attacks) after the killers.
+/// (where it cannot be evaluated: on a square the opponent attacks) after the killers. That
+/// exchange is judged only when the capture comes up to be tried ([`pick`]): until then it is
+/// scored as a good one, and `owed` gets what it loses if it is not (most nodes are cut by
+/// their first turn, and the exchanges were a tenth of a chess search).
 #[inline]
-fn capture_score(ev: &Evaluator, p: &Preset, pos: &Position, m: Move) -> i32 {
+fn capture_score(ev: &Evaluator, pos: &Position, m: Move, owed: &mut i32) -> i32 {
     let at = if m.flags & mflag::EP != 0 { pos.ep.victim } else { m.to };
     let victim = pos.cells[at.idx()];
     let royal = cell::is_piece(victim) && pos.is_royal_code(victim);
     let (gain, cost) = (ev.value_of(victim), ev.value_of(pos.cells[m.from.idx()]));
     let order = mvv_lva(ev, pos, m);
     if !royal && cost > gain {
-        // A full static exchange where the pieces allow, else one exchange.
-        let loses = match ev.see(p, pos, m.from, m.to).filter(|_| m.flags & mflag::EP == 0) {
-            Some(s) => s < 0,
-            None => pos.attacked(p, m.to, pos.side.other()),
-        };
-        if loses {
-            return BAD_CAPTURE + order.clamp(0, BAD_CAPTURE / 2 - 1);
-        }
+        *owed = CAPTURE + order - (BAD_CAPTURE + order.clamp(0, BAD_CAPTURE / 2 - 1));
     }
     CAPTURE + order
+}
+
+/// Whether a capture [`capture_score`] left to judge loses material: a full static exchange
+/// where the pieces allow, else one exchange.
+fn loses(ev: &Evaluator, p: &Preset, pos: &Position, m: Move) -> bool {
+    match ev.see(p, pos, m.from, m.to).filter(|_| m.flags & mflag::EP == 0) {
+        Some(s) => s < 0,
+        None => pos.attacked(p, m.to, pos.side.other()),
+    }
 }
 
 #[inline]
@@ -187,16 +243,42 @@ fn removed_enemy(ev: &Evaluator, pos: &Position, t: &Turn) -> i32 {
 }
 
 /// Move the best-scored turn from `i..` to `i` (a selection sort, one step per turn tried).
+/// A capture still to be judged ([`capture_score`]) that comes out best is judged first, and
+/// loses its place if it loses material: scored as a good capture until then (at least its
+/// real score), it is picked exactly when every turn were judged beforehand would pick it, so
+/// the order is the same.
 #[inline]
-pub fn pick(turns: &mut [Turn], scores: &mut [i32], i: usize) {
-    let mut best = i;
-    for j in i + 1..turns.len() {
-        if scores[j] > scores[best] {
-            best = j;
+#[allow(clippy::too_many_arguments)]
+pub fn pick(
+    ev: &Evaluator,
+    p: &Preset,
+    pos: &Position,
+    turns: &mut [Turn],
+    scores: &mut [i32],
+    judge: &mut [i32],
+    i: usize,
+) {
+    loop {
+        // The best score so far kept apart (not read again from the slice at each step); the
+        // first of equal scores wins.
+        let (mut best, mut top) = (i, scores[i]);
+        for (j, &s) in scores.iter().enumerate().skip(i + 1) {
+            if s > top {
+                (best, top) = (j, s);
+            }
         }
+        let owed = std::mem::take(&mut judge[best]);
+        if owed != 0 {
+            if capture_move(&turns[best]).is_some_and(|m| loses(ev, p, pos, m)) {
+                scores[best] -= owed;
+            }
+            continue;
+        }
+        turns.swap(i, best);
+        scores.swap(i, best);
+        judge.swap(i, best);
+        return;
     }
-    turns.swap(i, best);
-    scores.swap(i, best);
 }
 
 /// Remember a quiet turn that caused a cutoff at this ply.

@@ -48,7 +48,28 @@ pub struct Structure {
     tracked: [bool; 128],
     /// [`Structure::score`]'s list of the pieces it found (kept to spare an allocation).
     found: Vec<(u8, Side, Sq)>,
+    /// The terms of recent structures, by the hash of the pieces found ([`Kept`]).
+    kept: Vec<Kept>,
 }
+
+/// The structure cache has `2^KEPT_BITS` entries.
+const KEPT_BITS: u32 = 12;
+/// At most this many passed pieces are kept with a structure (more: it is not kept).
+const KEPT_PASSED: usize = 16;
+
+/// A structure's terms: the same pieces on the same squares score the same, but for the passed
+/// ones, whose bonus moves with the officers gone (so each is kept, signed, to be weighed again).
+/// Most positions a search evaluates share their pawn-like pieces with many others.
+#[derive(Clone, Copy)]
+struct Kept {
+    /// The Zobrist keys of the pieces found, combined (0: an empty slot).
+    key: u64,
+    fixed: i32,
+    n: u8,
+    passed: [i32; KEPT_PASSED],
+}
+
+const EMPTY: Kept = Kept { key: 0, fixed: 0, n: 0, passed: [0; KEPT_PASSED] };
 
 /// Per side and file: how many pawn-like pieces, and their lowest and highest rank.
 #[derive(Clone, Copy)]
@@ -131,7 +152,7 @@ impl Structure {
         for (code, t) in tracked.iter_mut().enumerate() {
             *t = file_rider[code] != 0 || pawns.iter().any(|pk| pk.codes.contains(&(code as u8)));
         }
-        Some(Structure { pawns, file_rider, tracked, found: Vec::with_capacity(64) })
+        Some(Structure { pawns, file_rider, tracked, found: Vec::with_capacity(64), kept: vec![EMPTY; 1 << KEPT_BITS] })
     }
 
     /// The structure terms, White minus Black; `late` of `full` is how far the officers have
@@ -141,19 +162,29 @@ impl Structure {
         let files = g.files;
         let full = full.max(1);
         let late = late.clamp(0, full);
-        let mut s = 0;
+        // The passed pieces' signed bonuses weighed by how far the officers have gone.
+        let weigh = |b: i32| b * (PASSED_EARLY * (full - late) + PASSED_LATE * late) / (100 * full);
         // The pieces these terms look at, found in one pass over each side's pieces (the rest of
         // the board is not walked again for each kind and term).
         let found = &mut self.found;
         found.clear();
+        let mut key = 0;
         for side in Side::BOTH {
             for at in pos.occupied_by(side) {
                 let code = cell::code(pos.cells[at.idx()]);
                 if self.tracked[code as usize] {
                     found.push((code, side, at));
+                    key ^= preset.zobrist.piece(code, at);
                 }
             }
         }
+        let slot = key as usize & (self.kept.len() - 1);
+        let k = &self.kept[slot];
+        if k.key == key && key != 0 {
+            return k.fixed + k.passed[..k.n as usize].iter().map(|&b| weigh(b)).sum::<i32>();
+        }
+        let mut kept = Kept { key, ..EMPTY };
+        let (mut s, mut passed) = (0, 0);
         // All pawn-like pieces per side and file, for the open files.
         let mut any = [[0i32; MAX_FILES]; 2];
         for pk in &self.pawns {
@@ -202,8 +233,14 @@ impl Structure {
                 // Passed: no enemy piece of its kind ahead of it on its file or the next ones.
                 let stopped = fc[them][lo..=hi].iter().any(|e| e.n > 0 && if fwd > 0 { e.hi > r } else { e.lo < r });
                 if !stopped {
-                    let b = pk.bonus[us][at.idx()];
-                    s += sign * b * (PASSED_EARLY * (full - late) + PASSED_LATE * late) / (100 * full);
+                    let b = sign * pk.bonus[us][at.idx()];
+                    passed += weigh(b);
+                    if (kept.n as usize) < KEPT_PASSED {
+                        kept.passed[kept.n as usize] = b;
+                    } else {
+                        kept.key = 0;
+                    }
+                    kept.n = kept.n.saturating_add(1);
                 }
             }
         }
@@ -219,7 +256,11 @@ impl Structure {
                 s += sign * if any[them][f] == 0 { b } else { b / 2 };
             }
         }
-        s
+        if kept.key != 0 {
+            kept.fixed = s;
+            self.kept[slot] = kept;
+        }
+        s + passed
     }
 }
 
