@@ -142,6 +142,20 @@ const KEYED: usize = 1 << 16;
 /// Classes of keyed runs at most (see [`Class`]).
 const CLASSES: usize = 32;
 
+/// Slots of [`Inner::front`].
+const FRONT: usize = 1 << 12;
+
+/// Where the run found last for one exact probe (a hash of the body, the mover, the whole part
+/// and what stands on its `to`) was kept: an index into [`Inner::hooks`], or a key of
+/// [`Inner::keyed`]. Only a hint: what is found there is checked as any run is.
+#[derive(Clone, Copy, Default)]
+struct Front {
+    tag: u64,
+    /// The index into the few, or `u32::MAX`: kept by key `h`.
+    at: u32,
+    h: u64,
+}
+
 /// What the key of a run kept by key is made of: the runs of one body by one mover that read the
 /// same fields of the part, the same globals, and the part's `to` square or not.
 struct Class {
@@ -215,6 +229,10 @@ struct Inner<'a> {
     /// The run reused last, looked at first: the quiet moves of a position, one after another,
     /// reuse the same.
     last: std::cell::Cell<usize>,
+    /// Per slot of an exact probe's hash, where its run was found last (empty until a run is
+    /// kept): the captures of a perft's last ply recur from listing to listing, each found there
+    /// at once instead of after the few and a probe per class of keyed runs.
+    front: Vec<std::cell::Cell<Front>>,
     from: [Option<FromRun>; MAX_PARTS],
     worth: Vec<Worth>,
     /// What the run being recorded reads.
@@ -550,11 +568,45 @@ impl<'a> Inner<'a> {
         // another hook's or another part's; the rest out of line.
         let near = |r: &HookRun| std::ptr::eq(r.body, body) && r.mover == mover && (key ^ r.key) & r.mask == 0;
         let fits = |r: &HookRun| near(r) && r.holds(part, at_to, g, cells, checks);
-        let found = match self.hooks.get(last) {
-            Some(r) if fits(r) => Some(last),
-            _ => self.hooks.iter().position(fits),
-        };
-        let Some(at) = found else { return self.keyed_hook(body, mover, key, at_to, g) };
+        if let Some(r) = self.hooks.get(last)
+            && fits(r)
+        {
+            return Some(self.found(last));
+        }
+        let tag = front_tag(body, mover, key, at_to);
+        let slot = self.front.get(tag as usize % FRONT.max(1));
+        if let Some(f) = slot.map(std::cell::Cell::get)
+            && f.tag == tag
+        {
+            if f.at != u32::MAX {
+                if let Some(r) = self.hooks.get(f.at as usize)
+                    && fits(r)
+                {
+                    return Some(self.found(f.at as usize));
+                }
+            } else if let Some(r) = self.keyed.get(&f.h)
+                && keyed_fits(r, body, mover, key, at_to, g)
+            {
+                r.hits.set(r.hits.get().saturating_add(1));
+                return Some((&r.writes, false, r.steps));
+            }
+        }
+        match self.hooks.iter().position(fits) {
+            Some(at) => {
+                slot.inspect(|s| s.set(Front { tag, at: at as u32, h: 0 }));
+                Some(self.found(at))
+            }
+            None => {
+                let (r, h) = self.keyed_hook(body, mover, key, at_to, g)?;
+                slot.inspect(|s| s.set(Front { tag, at: u32::MAX, h }));
+                Some((&r.writes, false, r.steps))
+            }
+        }
+    }
+
+    /// The run of the few at `at`, found to hold: looked at first next time, and counted.
+    #[inline]
+    fn found(&self, at: usize) -> (&Few, bool, u64) {
         self.last.set(at);
         let r = &self.hooks[at];
         r.hits.set(r.hits.get().saturating_add(1));
@@ -563,7 +615,7 @@ impl<'a> Inner<'a> {
             && r.mask & MOVED == 0
             && r.at_to.is_none()
             && r.untouched.as_ref().is_none_or(|l| l.is_empty());
-        Some((&r.writes, uniform, r.steps))
+        (&r.writes, uniform, r.steps)
     }
 
     /// [`Inner::hook_from`] among the runs kept by key: one probe per class of the body's runs.
@@ -574,7 +626,7 @@ impl<'a> Inner<'a> {
         key: u128,
         at_to: Option<u8>,
         g: &Globals,
-    ) -> Option<(&Few, bool, u64)> {
+    ) -> Option<(&HookRun<'a>, u64)> {
         if self.keyed.is_empty() {
             return None;
         }
@@ -589,15 +641,11 @@ impl<'a> Inner<'a> {
             };
             let h = keyed_hash(i, key & c.mask, t, self.probe_hash(i, c, g));
             if let Some(r) = self.keyed.get(&h)
-                && std::ptr::eq(r.body, body)
-                && r.mover == mover
                 && r.mask == c.mask
-                && (key ^ r.key) & r.mask == 0
-                && r.at_to == t
-                && g.hold(&r.reads)
+                && keyed_fits(r, body, mover, key, at_to, g)
             {
                 r.hits.set(r.hits.get().saturating_add(1));
-                return Some((&r.writes, false, r.steps));
+                return Some((r, h));
             }
         }
         None
@@ -656,6 +704,9 @@ impl<'a> Inner<'a> {
         if self.reads.beyond() {
             self.tally(body, false);
             return;
+        }
+        if self.front.is_empty() {
+            self.front.resize_with(FRONT, Default::default);
         }
         let mut writes = Few::default();
         let mut bits = self.reads.written;
@@ -773,6 +824,26 @@ impl<'a> Inner<'a> {
 #[inline]
 pub fn content(c: u8) -> u8 {
     if cell::is_piece(c) { cell::code(c) } else { c }
+}
+
+/// Whether a run kept by key holds for `body` by `mover` on a part whose fields packed are `key`,
+/// with `at_to` on its `to`, and the globals `g`.
+#[inline]
+fn keyed_fits(r: &HookRun, body: &Body, mover: Side, key: u128, at_to: Option<u8>, g: &Globals) -> bool {
+    std::ptr::eq(r.body, body)
+        && r.mover == mover
+        && (key ^ r.key) & r.mask == 0
+        && r.at_to.is_none_or(|t| at_to == Some(t))
+        && g.hold(&r.reads)
+}
+
+/// The tag of an exact probe (see [`Front`]).
+#[inline]
+fn front_tag(body: &Body, mover: Side, key: u128, at_to: Option<u8>) -> u64 {
+    let mut h = Mix(body as *const Body as u64 ^ mover as u64);
+    h.add(key as u64);
+    h.add((key >> 64) as u64 ^ u64::from(at_to.map_or(0x100, u16::from)) << 32);
+    h.finish()
 }
 
 /// The hash of a keyed run's inputs: its class, the fields it read (`key`, masked), what stood on
