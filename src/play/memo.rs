@@ -145,6 +145,51 @@ const CLASSES: usize = 32;
 /// Slots of [`Inner::front`].
 const FRONT: usize = 1 << 12;
 
+/// Slots of [`Inner::parts`].
+const PARTS: usize = 1 << 12;
+
+/// Runs recorded before the tables for many probes ([`Inner::front`], [`Inner::parts`]) are made:
+/// the memos of one listing alone (a search's) record few, and would not pay for them.
+const BIG: u32 = 256;
+
+/// The hooks of one part (its `validate`, `capture` and `after`) run one after another, as one
+/// (see [`Memos::part_hooks`]): by `mover` on `part` with `at_to` on its `to`, the globals they
+/// read before any of them wrote them (with their values), what they left in the globals they
+/// wrote, whether each run fits every quiet move, and the steps they took. Kept runs all: they
+/// read nothing else, so the same inputs give the same.
+struct PartRun {
+    tag: u64,
+    bodies: [*const Body; OVER],
+    mover: Side,
+    /// The part, packed ([`packed`]), and its rook (which that leaves out).
+    key: u128,
+    rook: Option<(Sq, Sq)>,
+    at_to: Option<u8>,
+    reads: Few,
+    writes: Few,
+    /// The globals written, a bit each.
+    written: u64,
+    uniform: bool,
+    steps: u64,
+}
+
+/// A [`PartRun`] made by [`Memos::part_hooks`], to be kept ([`Memos::keep_part`]).
+pub struct Kept(Box<PartRun>);
+
+/// What the hooks of a part do, as kept runs tell ([`Memos::part_hooks`]).
+pub struct PartHooks<'m> {
+    /// The globals after them.
+    pub globals: Globals<'m>,
+    /// The globals they wrote, a bit each.
+    pub written: u64,
+    /// Whether each run would fit every quiet move as well (see [`Memos::part_hooks`]).
+    pub uniform: bool,
+    /// The steps they took.
+    pub steps: u64,
+    /// Their runs as one, when not kept as one already.
+    pub keep: Option<Kept>,
+}
+
 /// Where the run found last for one exact probe (a hash of the body, the mover, the whole part
 /// and what stands on its `to`) was kept: an index into [`Inner::hooks`], or a key of
 /// [`Inner::keyed`]. Only a hint: what is found there is checked as any run is.
@@ -233,6 +278,11 @@ struct Inner<'a> {
     /// kept): the captures of a perft's last ply recur from listing to listing, each found there
     /// at once instead of after the few and a probe per class of keyed runs.
     front: Vec<std::cell::Cell<Front>>,
+    /// The hooks of a part as one, by [`parts_tag`] (empty until [`BIG`] runs were recorded): a
+    /// perft's last ply judges the same captures from listing to listing.
+    parts: Vec<Option<Box<PartRun>>>,
+    /// Runs recorded so far, up to [`BIG`].
+    recorded: u32,
     from: [Option<FromRun>; MAX_PARTS],
     worth: Vec<Worth>,
     /// What the run being recorded reads.
@@ -323,29 +373,89 @@ impl<'a> Memos<'a> {
         hint: &mut usize,
     ) -> Option<(&Few, u64)> {
         let m = self.0.as_ref()?;
-        let (writes, _, steps) = m.hook_from(*hint, body, mover, part, at_to, g, Some(cells), Some(checks))?;
+        let (r, _) = m.hook_from(*hint, body, mover, part, at_to, g, Some(cells), Some(checks))?;
         *hint = m.last.get();
-        Some((writes, steps))
+        Some((&r.writes, r.steps))
     }
 
-    /// [`Memos::hook`], and whether the run found would fit every quiet move as well (one that
+    /// What the hooks `bodies` (the `validate`, `capture` and `after` of `part`'s kind, those it
+    /// has) by `mover` do on `part`, one after another, each over the globals the ones before
+    /// left, if runs like theirs are kept; `at_to`: what will stand on its `to`, `base`: the
+    /// globals before. `uniform`: each run found would fit every quiet move as well (one that
     /// takes nothing, promotes nothing and moves no rook: it read none of the fields in which
     /// those differ).
     /// `cells`: the board before the part, when it is as good as the board after it for the
     /// squares the part leaves alone (see [`untouched`]); `None`: runs that depend on those are
     /// not looked at. Nor are runs that asked for a check (the board after the part is not there).
-    #[inline]
-    pub fn hook_quiet(
-        &self,
-        body: &Body,
+    /// Looked up as one first (see [`PartRun`]); found one by one, they come with their runs as
+    /// one, to keep.
+    pub fn part_hooks<'m>(
+        &'m self,
+        bodies: &[Option<&Body>; OVER],
         mover: Side,
         part: &PartVal,
         at_to: Option<u8>,
-        g: &Globals,
+        base: &'m [Value],
         cells: Option<&[u8]>,
-    ) -> Option<(&Few, bool, u64)> {
+    ) -> Option<PartHooks<'m>> {
+        let mut out = PartHooks { globals: Globals::of(base), written: 0, uniform: true, steps: 0, keep: None };
+        if bodies.iter().all(Option::is_none) {
+            return Some(out);
+        }
         let m = self.0.as_ref()?;
-        m.hook_from(m.last.get(), body, mover, Some(part), at_to, g, cells, None)
+        let ptrs = bodies.map(|b| b.map_or(std::ptr::null(), |b| b as *const Body));
+        let key = packed(part);
+        let tag = parts_tag(&ptrs, mover, key, at_to);
+        if let Some(Some(r)) = m.parts.get(tag as usize % PARTS)
+            && r.tag == tag
+            && r.key == key
+            && r.rook == part.rook
+            && r.at_to == at_to
+            && r.mover == mover
+            && r.bodies == ptrs
+            && out.globals.hold(&r.reads)
+        {
+            out.globals.write(&r.writes);
+            out.written = r.written;
+            out.uniform = r.uniform;
+            out.steps = r.steps;
+            return Some(out);
+        }
+        // One by one: the globals each read that none before it wrote are the runs' inputs.
+        let (mut reads, mut writes, mut whole) = (Few::default(), Few::default(), !m.parts.is_empty());
+        for body in bodies.iter().flatten() {
+            let (r, same) = m.hook_from(m.last.get(), body, mover, Some(part), at_to, &out.globals, cells, None)?;
+            if !out.globals.write(&r.writes) {
+                return None;
+            }
+            out.written |= r.writes.mask();
+            out.uniform &= same;
+            out.steps += r.steps;
+            if whole {
+                whole = r.untouched.as_ref().is_none_or(|l| l.is_empty())
+                    && r.reads.items().iter().all(|(i, v)| {
+                        let known = |f: &Few| f.items().iter().any(|(j, _)| j == i);
+                        known(&writes) || known(&reads) || reads.push(*i, v.clone())
+                    })
+                    && r.writes.items().iter().all(|(i, v)| writes.set(*i, v.clone()));
+            }
+        }
+        if whole {
+            let (rook, written, uniform, steps) = (part.rook, out.written, out.uniform, out.steps);
+            let run = PartRun { tag, bodies: ptrs, mover, key, rook, at_to, reads, writes, written, uniform, steps };
+            out.keep = Some(Kept(Box::new(run)));
+        }
+        Some(out)
+    }
+
+    /// Keep the hooks of a part as one (see [`Memos::part_hooks`]).
+    pub fn keep_part(&mut self, kept: Kept) {
+        if let Some(m) = self.0.as_mut() {
+            let slot = kept.0.tag as usize % PARTS;
+            if let Some(s) = m.parts.get_mut(slot) {
+                *s = Some(kept.0);
+            }
+        }
     }
 
     /// Whether runs of `body` are still worth recording.
@@ -562,7 +672,7 @@ impl<'a> Inner<'a> {
         g: &Globals,
         cells: Option<&[u8]>,
         checks: Option<&Checks>,
-    ) -> Option<(&Few, bool, u64)> {
+    ) -> Option<(&HookRun<'a>, bool)> {
         let key = part.map_or(0, packed);
         // The body, the mover and the fields read first, inline: most runs looked at are
         // another hook's or another part's; the rest out of line.
@@ -588,7 +698,7 @@ impl<'a> Inner<'a> {
                 && keyed_fits(r, body, mover, key, at_to, g)
             {
                 r.hits.set(r.hits.get().saturating_add(1));
-                return Some((&r.writes, false, r.steps));
+                return Some((r, false));
             }
         }
         match self.hooks.iter().position(fits) {
@@ -599,14 +709,14 @@ impl<'a> Inner<'a> {
             None => {
                 let (r, h) = self.keyed_hook(body, mover, key, at_to, g)?;
                 slot.inspect(|s| s.set(Front { tag, at: u32::MAX, h }));
-                Some((&r.writes, false, r.steps))
+                Some((r, false))
             }
         }
     }
 
     /// The run of the few at `at`, found to hold: looked at first next time, and counted.
     #[inline]
-    fn found(&self, at: usize) -> (&Few, bool, u64) {
+    fn found(&self, at: usize) -> (&HookRun<'a>, bool) {
         self.last.set(at);
         let r = &self.hooks[at];
         r.hits.set(r.hits.get().saturating_add(1));
@@ -615,7 +725,7 @@ impl<'a> Inner<'a> {
             && r.mask & MOVED == 0
             && r.at_to.is_none()
             && r.untouched.as_ref().is_none_or(|l| l.is_empty());
-        (&r.writes, uniform, r.steps)
+        (r, uniform)
     }
 
     /// [`Inner::hook_from`] among the runs kept by key: one probe per class of the body's runs.
@@ -705,8 +815,12 @@ impl<'a> Inner<'a> {
             self.tally(body, false);
             return;
         }
-        if self.front.is_empty() {
-            self.front.resize_with(FRONT, Default::default);
+        if self.recorded < BIG {
+            self.recorded += 1;
+            if self.recorded == BIG {
+                self.front.resize_with(FRONT, Default::default);
+                self.parts.resize_with(PARTS, || None);
+            }
         }
         let mut writes = Few::default();
         let mut bits = self.reads.written;
@@ -835,6 +949,18 @@ fn keyed_fits(r: &HookRun, body: &Body, mover: Side, key: u128, at_to: Option<u8
         && (key ^ r.key) & r.mask == 0
         && r.at_to.is_none_or(|t| at_to == Some(t))
         && g.hold(&r.reads)
+}
+
+/// The tag of the hooks `bodies` of `part` by `mover` with `at_to` on its `to` (see [`PartRun`]).
+#[inline]
+fn parts_tag(bodies: &[*const Body; OVER], mover: Side, key: u128, at_to: Option<u8>) -> u64 {
+    let mut h = Mix(mover as u64);
+    for b in bodies {
+        h.add(*b as u64);
+    }
+    h.add(key as u64);
+    h.add((key >> 64) as u64 ^ u64::from(at_to.map_or(0x100, u16::from)) << 32);
+    h.finish()
 }
 
 /// The tag of an exact probe (see [`Front`]).

@@ -1153,7 +1153,7 @@ impl<'a> Gen<'a> {
     /// that hold for every quiet move of this position; set here when that is found.
     #[allow(clippy::too_many_arguments)]
     fn alone(
-        &self,
+        &mut self,
         pos: &Position,
         i: usize,
         c: TurnPart,
@@ -1177,7 +1177,6 @@ impl<'a> Gen<'a> {
         let hooks = &preset.script.hooks;
         let k = pv.kind as usize;
         let capture = if pv.captured != 0 { hooks.capture.as_ref() } else { None };
-        let mut g = Globals::of(&pos.state);
         // The board before the move stands for the one after it on the squares the move leaves
         // alone, unless the move does more than its squares say (an explosion).
         let cells = preset.explode.is_none().then_some(&pos.cells[..]);
@@ -1186,30 +1185,31 @@ impl<'a> Gen<'a> {
         use crate::engine::position::mflag;
         let at_to = (m.flags & (mflag::CASTLE | mflag::DROP) == 0)
             .then(|| memo::content(if m.promo != 0 { m.promo } else { pos.cells[m.from.idx()] }));
-        let mut written = 0;
-        let mut uniform = is_quiet;
+        let bodies = [hooks.validate[k].as_ref(), capture, hooks.after[k].as_ref()];
+        let mut ran = self.memos.part_hooks(&bodies, self.mover, &pv, at_to, &pos.state, cells)?;
+        let keep = ran.keep.take();
+        let (g, written) = (&ran.globals, ran.written);
+        let uniform = is_quiet && ran.uniform;
         // The steps the runs reused took, charged as if they had run (see `Reads::steps`).
-        let mut steps = 0;
-        for body in [hooks.validate[k].as_ref(), capture, hooks.after[k].as_ref()].into_iter().flatten() {
-            match self.memos.hook_quiet(body, self.mover, &pv, at_to, &g, cells) {
-                Some((writes, same, n)) if g.write(writes) => {
-                    written |= writes.mask();
-                    uniform &= same;
+        let mut steps = ran.steps;
+        let empty = match tail {
+            Some((reads, n)) if reads & written == 0 => {
+                steps += n;
+                true
+            }
+            _ => (i + 1..self.part_count()).all(|j| match from_known(self.preset, &self.memos, j, self.mover, g) {
+                Some((true, _, n)) => {
                     steps += n;
+                    true
                 }
-                _ => return None,
-            }
+                _ => false,
+            }),
+        };
+        if let Some(keep) = keep {
+            self.memos.keep_part(keep);
         }
-        match tail {
-            Some((reads, n)) if reads & written == 0 => steps += n,
-            _ => {
-                for j in i + 1..self.part_count() {
-                    match from_known(self.preset, &self.memos, j, self.mover, &g) {
-                        Some((true, _, n)) => steps += n,
-                        _ => return None,
-                    }
-                }
-            }
+        if !empty {
+            return None;
         }
         if uniform {
             *quiet_alone = Some(steps);

@@ -34,6 +34,19 @@ impl Few {
         true
     }
 
+    /// Set global `i` to `v`, over the value held for it if there is one; false (and nothing
+    /// set) when it is not held and there is no room.
+    pub fn set(&mut self, i: u16, v: Value) -> bool {
+        let n = self.len as usize;
+        match self.items[..n].iter_mut().find(|(j, _)| *j == i) {
+            Some(item) => {
+                item.1 = v;
+                true
+            }
+            None => self.push(i, v),
+        }
+    }
+
     pub fn items(&self) -> &[(u16, Value)] {
         &self.items[..self.len as usize]
     }
