@@ -111,13 +111,37 @@ impl<'p> Checks<'p> {
     }
 }
 
-/// A part's `from` for a mover: the globals it read and the candidates it gave.
+/// A part's `from` for a mover: the globals it read and the candidates it gave; and what stood
+/// in the cells it read one by one and in the hands it read (see [`Reads::cells`]).
 struct FromRun {
     mover: Side,
     reads: Few,
+    /// Whether it read cells or hands (`cells`, `hands`).
+    board: bool,
+    cells: Vec<(Sq, u8)>,
+    hands: Vec<(Side, Vec<u8>)>,
     list: Arc<Vec<Value>>,
     steps: u64,
 }
+
+impl FromRun {
+    /// Whether the run holds for `mover` with these globals, on `board` when it read the board
+    /// (`None`: a run that did is not looked at).
+    #[inline]
+    fn holds(&self, mover: Side, g: &Globals, board: Option<&Position>) -> bool {
+        self.mover == mover && g.hold(&self.reads) && (!self.board || board.is_some_and(|pos| self.holds_on(pos)))
+    }
+
+    /// Whether the cells and hands it read are as they were on `pos`.
+    #[inline(never)]
+    fn holds_on(&self, pos: &Position) -> bool {
+        self.cells.iter().all(|&(s, c)| pos.cells.get(s.idx()) == Some(&c))
+            && self.hands.iter().all(|(side, h)| pos.hands[*side] == *h)
+    }
+}
+
+/// `from` runs kept per part: for each mover, with a drop right and without (Universal's).
+const FROMS: usize = 4;
 
 /// Shape-only `from` values kept at most, by a hash of the shape (all let go when full): a perft's
 /// positions a few turns deep have a few hundred shapes, visited over and over.
@@ -188,6 +212,14 @@ pub struct PartHooks<'m> {
     pub steps: u64,
     /// Their runs as one, when not kept as one already.
     pub keep: Option<Kept>,
+}
+
+impl<'m> PartHooks<'m> {
+    /// What a part without hooks does: nothing.
+    #[inline]
+    pub fn none(base: &'m [Value]) -> PartHooks<'m> {
+        PartHooks { globals: Globals::of(base), written: 0, uniform: true, steps: 0, keep: None }
+    }
 }
 
 /// Where the run found last for one exact probe (a hash of the body, the mover, the whole part
@@ -283,7 +315,8 @@ struct Inner<'a> {
     parts: Vec<Option<Box<PartRun>>>,
     /// Runs recorded so far, up to [`BIG`].
     recorded: u32,
-    from: [Option<FromRun>; MAX_PARTS],
+    /// Per part, its `from` runs kept, the slot the next replaces and the slot found last.
+    from: [([Option<FromRun>; FROMS], usize, std::cell::Cell<usize>); MAX_PARTS],
     worth: Vec<Worth>,
     /// What the run being recorded reads.
     reads: Reads,
@@ -379,7 +412,7 @@ impl<'a> Memos<'a> {
     }
 
     /// What the hooks `bodies` (the `validate`, `capture` and `after` of `part`'s kind, those it
-    /// has) by `mover` do on `part`, one after another, each over the globals the ones before
+    /// has, one at least: else see [`PartHooks::none`]) by `mover` do on `part`, one after another, each over the globals the ones before
     /// left, if runs like theirs are kept; `at_to`: what will stand on its `to`, `base`: the
     /// globals before. `uniform`: each run found would fit every quiet move as well (one that
     /// takes nothing, promotes nothing and moves no rook: it read none of the fields in which
@@ -398,10 +431,7 @@ impl<'a> Memos<'a> {
         base: &'m [Value],
         cells: Option<&[u8]>,
     ) -> Option<PartHooks<'m>> {
-        let mut out = PartHooks { globals: Globals::of(base), written: 0, uniform: true, steps: 0, keep: None };
-        if bodies.iter().all(Option::is_none) {
-            return Some(out);
-        }
+        let mut out = PartHooks::none(base);
         let m = self.0.as_ref()?;
         let ptrs = bodies.map(|b| b.map_or(std::ptr::null(), |b| b as *const Body));
         let key = packed(part);
@@ -483,30 +513,45 @@ impl<'a> Memos<'a> {
         self.0.get_or_insert_default().keep_hook(body, mover, part, at_to, state, checks)
     }
 
-    /// Part `i`'s `from` for `mover` with these globals, if a run like it is kept.
-    /// With the steps the run took (to be charged: see [`Reads::steps`]).
+    /// Part `i`'s `from` for `mover` with these globals, if a run like it is kept; `board`: the
+    /// position it would run on, `None` when it is not there (then a run that read the board is
+    /// not looked at). With the steps the run took (to be charged: see [`Reads::steps`]).
     #[inline]
-    pub fn from(&self, i: usize, mover: Side, g: &Globals) -> Option<(&Arc<Vec<Value>>, u64)> {
-        let r = self.0.as_ref()?.from(i, mover, g)?;
+    pub fn from(
+        &self,
+        i: usize,
+        mover: Side,
+        g: &Globals,
+        board: Option<&Position>,
+    ) -> Option<(&Arc<Vec<Value>>, u64)> {
+        let r = self.0.as_ref()?.from(i, mover, g, board)?;
         Some((&r.list, r.steps))
     }
 
     /// [`Memos::from`], with the globals it read (a bit each).
-    pub fn from_read(&self, i: usize, mover: Side, g: &Globals) -> Option<(&Arc<Vec<Value>>, u64, u64)> {
-        let r = self.0.as_ref()?.from(i, mover, g)?;
+    pub fn from_read(
+        &self,
+        i: usize,
+        mover: Side,
+        g: &Globals,
+        board: Option<&Position>,
+    ) -> Option<(&Arc<Vec<Value>>, u64, u64)> {
+        let r = self.0.as_ref()?.from(i, mover, g, board)?;
         Some((&r.list, r.reads.mask(), r.steps))
     }
 
-    /// Keep part `i`'s (`body`'s) `from` for `mover`, just recorded in [`Memos::reads`], if it
-    /// read nothing but globals and wrote none; the list back, shared when kept.
+    /// Keep part `i`'s (`body`'s) `from` for `mover`, just recorded in [`Memos::reads`] on
+    /// `pos`, if it read nothing but globals, cells one by one and hands, and wrote none; the list
+    /// back, shared when kept.
     pub fn keep_from(
         &mut self,
         body: &Body,
         i: usize,
         mover: Side,
         list: Vec<Value>,
+        pos: &Position,
     ) -> Result<Arc<Vec<Value>>, Vec<Value>> {
-        self.0.get_or_insert_default().keep_from(body, i, mover, list)
+        self.0.get_or_insert_default().keep_from(body, i, mover, list, pos)
     }
 }
 
@@ -907,11 +952,23 @@ impl<'a> Inner<'a> {
         self.keyed.insert(h, run);
     }
 
-    fn from(&self, i: usize, mover: Side, g: &Globals) -> Option<&FromRun> {
-        match self.from.get(i) {
-            Some(Some(r)) if r.mover == mover && g.hold(&r.reads) => Some(r),
-            _ => None,
+    #[inline]
+    fn from(&self, i: usize, mover: Side, g: &Globals, board: Option<&Position>) -> Option<&FromRun> {
+        let (slots, _, last) = self.from.get(i)?;
+        // The slot found last first: most parts keep one run, or find the same one over and over.
+        match &slots[last.get() % FROMS] {
+            Some(r) if r.holds(mover, g, board) => Some(r),
+            _ => self.kept_from_any(i, mover, g, board),
         }
+    }
+
+    /// [`Inner::from`] among all the part's slots.
+    #[inline(never)]
+    fn kept_from_any(&self, i: usize, mover: Side, g: &Globals, board: Option<&Position>) -> Option<&FromRun> {
+        let (slots, _, last) = self.from.get(i)?;
+        let at = slots.iter().position(|r| r.as_ref().is_some_and(|r| r.holds(mover, g, board)))?;
+        last.set(at);
+        slots[at].as_ref()
     }
 
     fn keep_from(
@@ -920,15 +977,34 @@ impl<'a> Inner<'a> {
         i: usize,
         mover: Side,
         list: Vec<Value>,
+        pos: &Position,
     ) -> Result<Arc<Vec<Value>>, Vec<Value>> {
-        let kept = !self.reads.beyond() && self.reads.checks == 0 && self.reads.written == 0 && i < MAX_PARTS;
+        let r = &self.reads;
+        let kept = !r.beyond_board() && r.checks == 0 && r.written == 0 && i < MAX_PARTS;
         self.tally(body, kept);
         if !kept {
             return Err(list);
         }
         let list = Arc::new(list);
-        let steps = self.reads.steps;
-        self.from[i] = Some(FromRun { mover, reads: self.reads.globals.clone(), list: list.clone(), steps });
+        let r = &self.reads;
+        let cells = r.cells().iter().filter_map(|&s| Some((s, *pos.cells.get(s.idx())?))).collect::<Vec<_>>();
+        if cells.len() != r.cells().len() {
+            return Ok(list);
+        }
+        let hands = Side::BOTH.iter().filter(|&&s| r.hands >> s as u8 & 1 != 0).map(|&s| (s, pos.hands[s].clone()));
+        let (board, reads, hands) = (!cells.is_empty() || r.hands != 0, r.globals.clone(), hands.collect());
+        let run = FromRun { mover, reads, board, cells, hands, list: list.clone(), steps: r.steps };
+        let (slots, next, _) = &mut self.from[i];
+        // A run for the same mover with the same globals replaces its slot: another board.
+        let at = slots
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|s| s.mover == mover && s.reads.items() == run.reads.items()))
+            .unwrap_or_else(|| {
+                let at = *next;
+                *next = (at + 1) % FROMS;
+                at
+            });
+        slots[at] = Some(run);
         Ok(list)
     }
 }

@@ -291,7 +291,7 @@ fn count_removals(pos: &mut Position, preset: &Preset, memos: &Memos, from: (u64
                 Value::None => &[],
                 one => std::slice::from_ref(one),
             },
-            None => memos.from(0, mover, &g)?.0,
+            None => memos.from(0, mover, &g, None)?.0,
         };
         for v in items {
             let Value::Square(s) = *v else { return None };
@@ -1186,7 +1186,11 @@ impl<'a> Gen<'a> {
         let at_to = (m.flags & (mflag::CASTLE | mflag::DROP) == 0)
             .then(|| memo::content(if m.promo != 0 { m.promo } else { pos.cells[m.from.idx()] }));
         let bodies = [hooks.validate[k].as_ref(), capture, hooks.after[k].as_ref()];
-        let mut ran = self.memos.part_hooks(&bodies, self.mover, &pv, at_to, &pos.state, cells)?;
+        let mut ran = if bodies.iter().all(Option::is_none) {
+            memo::PartHooks::none(&pos.state)
+        } else {
+            self.memos.part_hooks(&bodies, self.mover, &pv, at_to, &pos.state, cells)?
+        };
         let keep = ran.keep.take();
         let (g, written) = (&ran.globals, ran.written);
         let uniform = is_quiet && ran.uniform;
@@ -1536,14 +1540,15 @@ impl<'a> Gen<'a> {
             // without it; any other lookup or run needs it first.
             // One lookup, made again only if running `on turn_start` may have changed the globals.
             let writes = self.preset.script.inert.start_writes.unwrap_or(u64::MAX);
-            let kept = match self.memos.from_read(i, self.mover, &Globals::of(&pos.state)) {
+            let kept = match self.memos.from_read(i, self.mover, &Globals::of(&pos.state), Some(pos)) {
                 Some((list, read, steps)) if !self.deferred || read & writes == 0 => Some((list.clone(), steps)),
                 _ => None,
             };
             let kept = match kept {
                 None if self.deferred => {
                     self.undefer(pos)?;
-                    self.memos.from(i, self.mover, &Globals::of(&pos.state)).map(|(list, steps)| (list.clone(), steps))
+                    let g = Globals::of(&pos.state);
+                    self.memos.from(i, self.mover, &g, Some(pos)).map(|(list, steps)| (list.clone(), steps))
                 }
                 kept => kept,
             };
@@ -1556,7 +1561,7 @@ impl<'a> Gen<'a> {
             if !track {
                 return Ok(FromList::Own(items));
             }
-            return Ok(match self.memos.keep_from(body, i, self.mover, items) {
+            return Ok(match self.memos.keep_from(body, i, self.mover, items, pos) {
                 Ok(shared) => FromList::Shared(shared),
                 Err(own) => FromList::Own(own),
             });
@@ -1716,6 +1721,7 @@ fn fitting(items: &[Value], kinds: &[PartKind], body: &Body) -> R<()> {
 /// nothing, the globals it reads (a bit each), the steps it takes)`.
 ///
 /// [`Inert::from_global`]: crate::script::ir::Inert::from_global
+#[inline(always)]
 fn from_known(preset: &Preset, memos: &Memos, j: usize, mover: Side, g: &Globals) -> Option<(bool, u64, u64)> {
     let script = &preset.script;
     if let Some(gi) = script.inert.from_global.get(j).copied().flatten() {
@@ -1731,7 +1737,8 @@ fn from_known(preset: &Preset, memos: &Memos, j: usize, mover: Side, g: &Globals
             script.inert.from_steps.get(j).copied().unwrap_or_else(|| from_steps(body)),
         ));
     }
-    memos.from_read(j, mover, g).map(|(list, read, steps)| (list.is_empty(), read, steps))
+    // Without the board: `j` is a later part, whose board is not this one.
+    memos.from_read(j, mover, g, None).map(|(list, read, steps)| (list.is_empty(), read, steps))
 }
 
 /// The steps a `from` of one `return` statement takes when it runs: that statement's.
