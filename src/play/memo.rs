@@ -358,7 +358,7 @@ impl<'v> Globals<'v> {
     }
 
     /// Write a run's globals over these; false when there is no room left.
-    #[inline]
+    #[inline(always)]
     pub fn write(&mut self, writes: &'v Few) -> bool {
         if writes.items().is_empty() {
             return true;
