@@ -234,7 +234,7 @@ fn count_untried(pos: &mut Position, preset: &Preset, memos: &Memos) -> Option<R
         {
             return None;
         }
-        let (empty, read, steps) = from_known(preset, memos, i, pos.side, &globals)?;
+        let (empty, read, steps) = from_known_inline(preset, memos, i, pos.side, &globals)?;
         // The generator looks up the globals after putting the turn's `var`s back (reset_vars).
         let reset = script.globals.len() <= 64 && {
             // Only the `var`s it read can differ from what a reset leaves.
@@ -1721,8 +1721,14 @@ fn fitting(items: &[Value], kinds: &[PartKind], body: &Body) -> R<()> {
 /// nothing, the globals it reads (a bit each), the steps it takes)`.
 ///
 /// [`Inert::from_global`]: crate::script::ir::Inert::from_global
-#[inline(always)]
 fn from_known(preset: &Preset, memos: &Memos, j: usize, mover: Side, g: &Globals) -> Option<(bool, u64, u64)> {
+    from_known_inline(preset, memos, j, mover, g)
+}
+
+/// [`from_known`] inline, for [`count_untried`], which asks at most nodes of a bulk perft's last
+/// ply (Maidens'); inline everywhere, it made Ruddigore's generator slower.
+#[inline(always)]
+fn from_known_inline(preset: &Preset, memos: &Memos, j: usize, mover: Side, g: &Globals) -> Option<(bool, u64, u64)> {
     let script = &preset.script;
     if let Some(gi) = script.inert.from_global.get(j).copied().flatten() {
         let body = script.turn.get(j)?.from.as_ref()?;
