@@ -111,13 +111,37 @@ impl<'p> Checks<'p> {
     }
 }
 
-/// A part's `from` for a mover: the globals it read and the candidates it gave.
+/// A part's `from` for a mover: the globals it read and the candidates it gave; and what stood
+/// in the cells it read one by one and in the hands it read (see [`Reads::cells`]).
 struct FromRun {
     mover: Side,
     reads: Few,
+    /// Whether it read cells or hands (`cells`, `hands`).
+    board: bool,
+    cells: Vec<(Sq, u8)>,
+    hands: Vec<(Side, Vec<u8>)>,
     list: Arc<Vec<Value>>,
     steps: u64,
 }
+
+impl FromRun {
+    /// Whether the run holds for `mover` with these globals, on `board` when it read the board
+    /// (`None`: a run that did is not looked at).
+    #[inline]
+    fn holds(&self, mover: Side, g: &Globals, board: Option<&Position>) -> bool {
+        self.mover == mover && g.hold(&self.reads) && (!self.board || board.is_some_and(|pos| self.holds_on(pos)))
+    }
+
+    /// Whether the cells and hands it read are as they were on `pos`.
+    #[inline(never)]
+    fn holds_on(&self, pos: &Position) -> bool {
+        self.cells.iter().all(|&(s, c)| pos.cells.get(s.idx()) == Some(&c))
+            && self.hands.iter().all(|(side, h)| pos.hands[*side] == *h)
+    }
+}
+
+/// `from` runs kept per part: for each mover, with a drop right and without (Universal's).
+const FROMS: usize = 4;
 
 /// Shape-only `from` values kept at most, by a hash of the shape (all let go when full): a perft's
 /// positions a few turns deep have a few hundred shapes, visited over and over.
@@ -141,6 +165,73 @@ const KEYED: usize = 1 << 16;
 
 /// Classes of keyed runs at most (see [`Class`]).
 const CLASSES: usize = 32;
+
+/// Slots of [`Inner::front`].
+const FRONT: usize = 1 << 12;
+
+/// Slots of [`Inner::parts`].
+const PARTS: usize = 1 << 12;
+
+/// Runs recorded before the tables for many probes ([`Inner::front`], [`Inner::parts`]) are made:
+/// the memos of one listing alone (a search's) record few, and would not pay for them.
+const BIG: u32 = 256;
+
+/// The hooks of one part (its `validate`, `capture` and `after`) run one after another, as one
+/// (see [`Memos::part_hooks`]): by `mover` on `part` with `at_to` on its `to`, the globals they
+/// read before any of them wrote them (with their values), what they left in the globals they
+/// wrote, whether each run fits every quiet move, and the steps they took. Kept runs all: they
+/// read nothing else, so the same inputs give the same.
+struct PartRun {
+    tag: u64,
+    bodies: [*const Body; OVER],
+    mover: Side,
+    /// The part, packed ([`packed`]), and its rook (which that leaves out).
+    key: u128,
+    rook: Option<(Sq, Sq)>,
+    at_to: Option<u8>,
+    reads: Few,
+    writes: Few,
+    /// The globals written, a bit each.
+    written: u64,
+    uniform: bool,
+    steps: u64,
+}
+
+/// A [`PartRun`] made by [`Memos::part_hooks`], to be kept ([`Memos::keep_part`]).
+pub struct Kept(Box<PartRun>);
+
+/// What the hooks of a part do, as kept runs tell ([`Memos::part_hooks`]).
+pub struct PartHooks<'m> {
+    /// The globals after them.
+    pub globals: Globals<'m>,
+    /// The globals they wrote, a bit each.
+    pub written: u64,
+    /// Whether each run would fit every quiet move as well (see [`Memos::part_hooks`]).
+    pub uniform: bool,
+    /// The steps they took.
+    pub steps: u64,
+    /// Their runs as one, when not kept as one already.
+    pub keep: Option<Kept>,
+}
+
+impl<'m> PartHooks<'m> {
+    /// What a part without hooks does: nothing.
+    #[inline]
+    pub fn none(base: &'m [Value]) -> PartHooks<'m> {
+        PartHooks { globals: Globals::of(base), written: 0, uniform: true, steps: 0, keep: None }
+    }
+}
+
+/// Where the run found last for one exact probe (a hash of the body, the mover, the whole part
+/// and what stands on its `to`) was kept: an index into [`Inner::hooks`], or a key of
+/// [`Inner::keyed`]. Only a hint: what is found there is checked as any run is.
+#[derive(Clone, Copy, Default)]
+struct Front {
+    tag: u64,
+    /// The index into the few, or `u32::MAX`: kept by key `h`.
+    at: u32,
+    h: u64,
+}
 
 /// What the key of a run kept by key is made of: the runs of one body by one mover that read the
 /// same fields of the part, the same globals, and the part's `to` square or not.
@@ -215,7 +306,17 @@ struct Inner<'a> {
     /// The run reused last, looked at first: the quiet moves of a position, one after another,
     /// reuse the same.
     last: std::cell::Cell<usize>,
-    from: [Option<FromRun>; MAX_PARTS],
+    /// Per slot of an exact probe's hash, where its run was found last (empty until a run is
+    /// kept): the captures of a perft's last ply recur from listing to listing, each found there
+    /// at once instead of after the few and a probe per class of keyed runs.
+    front: Vec<std::cell::Cell<Front>>,
+    /// The hooks of a part as one, by [`parts_tag`] (empty until [`BIG`] runs were recorded): a
+    /// perft's last ply judges the same captures from listing to listing.
+    parts: Vec<Option<Box<PartRun>>>,
+    /// Runs recorded so far, up to [`BIG`].
+    recorded: u32,
+    /// Per part, its `from` runs kept, the slot the next replaces and the slot found last.
+    from: [([Option<FromRun>; FROMS], usize, std::cell::Cell<usize>); MAX_PARTS],
     worth: Vec<Worth>,
     /// What the run being recorded reads.
     reads: Reads,
@@ -257,7 +358,7 @@ impl<'v> Globals<'v> {
     }
 
     /// Write a run's globals over these; false when there is no room left.
-    #[inline]
+    #[inline(always)]
     pub fn write(&mut self, writes: &'v Few) -> bool {
         if writes.items().is_empty() {
             return true;
@@ -305,29 +406,86 @@ impl<'a> Memos<'a> {
         hint: &mut usize,
     ) -> Option<(&Few, u64)> {
         let m = self.0.as_ref()?;
-        let (writes, _, steps) = m.hook_from(*hint, body, mover, part, at_to, g, Some(cells), Some(checks))?;
+        let (r, _) = m.hook_from(*hint, body, mover, part, at_to, g, Some(cells), Some(checks))?;
         *hint = m.last.get();
-        Some((writes, steps))
+        Some((&r.writes, r.steps))
     }
 
-    /// [`Memos::hook`], and whether the run found would fit every quiet move as well (one that
+    /// What the hooks `bodies` (the `validate`, `capture` and `after` of `part`'s kind, those it
+    /// has, one at least: else see [`PartHooks::none`]) by `mover` do on `part`, one after another, each over the globals the ones before
+    /// left, if runs like theirs are kept; `at_to`: what will stand on its `to`, `base`: the
+    /// globals before. `uniform`: each run found would fit every quiet move as well (one that
     /// takes nothing, promotes nothing and moves no rook: it read none of the fields in which
     /// those differ).
     /// `cells`: the board before the part, when it is as good as the board after it for the
     /// squares the part leaves alone (see [`untouched`]); `None`: runs that depend on those are
     /// not looked at. Nor are runs that asked for a check (the board after the part is not there).
-    #[inline]
-    pub fn hook_quiet(
-        &self,
-        body: &Body,
+    /// Looked up as one first (see [`PartRun`]); found one by one, they come with their runs as
+    /// one, to keep.
+    pub fn part_hooks<'m>(
+        &'m self,
+        bodies: &[Option<&Body>; OVER],
         mover: Side,
         part: &PartVal,
         at_to: Option<u8>,
-        g: &Globals,
+        base: &'m [Value],
         cells: Option<&[u8]>,
-    ) -> Option<(&Few, bool, u64)> {
+    ) -> Option<PartHooks<'m>> {
+        let mut out = PartHooks::none(base);
         let m = self.0.as_ref()?;
-        m.hook_from(m.last.get(), body, mover, Some(part), at_to, g, cells, None)
+        let ptrs = bodies.map(|b| b.map_or(std::ptr::null(), |b| b as *const Body));
+        let key = packed(part);
+        let tag = parts_tag(&ptrs, mover, key, at_to);
+        if let Some(Some(r)) = m.parts.get(tag as usize % PARTS)
+            && r.tag == tag
+            && r.key == key
+            && r.rook == part.rook
+            && r.at_to == at_to
+            && r.mover == mover
+            && r.bodies == ptrs
+            && out.globals.hold(&r.reads)
+        {
+            out.globals.write(&r.writes);
+            out.written = r.written;
+            out.uniform = r.uniform;
+            out.steps = r.steps;
+            return Some(out);
+        }
+        // One by one: the globals each read that none before it wrote are the runs' inputs.
+        let (mut reads, mut writes, mut whole) = (Few::default(), Few::default(), !m.parts.is_empty());
+        for body in bodies.iter().flatten() {
+            let (r, same) = m.hook_from(m.last.get(), body, mover, Some(part), at_to, &out.globals, cells, None)?;
+            if !out.globals.write(&r.writes) {
+                return None;
+            }
+            out.written |= r.writes.mask();
+            out.uniform &= same;
+            out.steps += r.steps;
+            if whole {
+                whole = r.untouched.as_ref().is_none_or(|l| l.is_empty())
+                    && r.reads.items().iter().all(|(i, v)| {
+                        let known = |f: &Few| f.items().iter().any(|(j, _)| j == i);
+                        known(&writes) || known(&reads) || reads.push(*i, v.clone())
+                    })
+                    && r.writes.items().iter().all(|(i, v)| writes.set(*i, v.clone()));
+            }
+        }
+        if whole {
+            let (rook, written, uniform, steps) = (part.rook, out.written, out.uniform, out.steps);
+            let run = PartRun { tag, bodies: ptrs, mover, key, rook, at_to, reads, writes, written, uniform, steps };
+            out.keep = Some(Kept(Box::new(run)));
+        }
+        Some(out)
+    }
+
+    /// Keep the hooks of a part as one (see [`Memos::part_hooks`]).
+    pub fn keep_part(&mut self, kept: Kept) {
+        if let Some(m) = self.0.as_mut() {
+            let slot = kept.0.tag as usize % PARTS;
+            if let Some(s) = m.parts.get_mut(slot) {
+                *s = Some(kept.0);
+            }
+        }
     }
 
     /// Whether runs of `body` are still worth recording.
@@ -355,30 +513,45 @@ impl<'a> Memos<'a> {
         self.0.get_or_insert_default().keep_hook(body, mover, part, at_to, state, checks)
     }
 
-    /// Part `i`'s `from` for `mover` with these globals, if a run like it is kept.
-    /// With the steps the run took (to be charged: see [`Reads::steps`]).
+    /// Part `i`'s `from` for `mover` with these globals, if a run like it is kept; `board`: the
+    /// position it would run on, `None` when it is not there (then a run that read the board is
+    /// not looked at). With the steps the run took (to be charged: see [`Reads::steps`]).
     #[inline]
-    pub fn from(&self, i: usize, mover: Side, g: &Globals) -> Option<(&Arc<Vec<Value>>, u64)> {
-        let r = self.0.as_ref()?.from(i, mover, g)?;
+    pub fn from(
+        &self,
+        i: usize,
+        mover: Side,
+        g: &Globals,
+        board: Option<&Position>,
+    ) -> Option<(&Arc<Vec<Value>>, u64)> {
+        let r = self.0.as_ref()?.from(i, mover, g, board)?;
         Some((&r.list, r.steps))
     }
 
     /// [`Memos::from`], with the globals it read (a bit each).
-    pub fn from_read(&self, i: usize, mover: Side, g: &Globals) -> Option<(&Arc<Vec<Value>>, u64, u64)> {
-        let r = self.0.as_ref()?.from(i, mover, g)?;
+    pub fn from_read(
+        &self,
+        i: usize,
+        mover: Side,
+        g: &Globals,
+        board: Option<&Position>,
+    ) -> Option<(&Arc<Vec<Value>>, u64, u64)> {
+        let r = self.0.as_ref()?.from(i, mover, g, board)?;
         Some((&r.list, r.reads.mask(), r.steps))
     }
 
-    /// Keep part `i`'s (`body`'s) `from` for `mover`, just recorded in [`Memos::reads`], if it
-    /// read nothing but globals and wrote none; the list back, shared when kept.
+    /// Keep part `i`'s (`body`'s) `from` for `mover`, just recorded in [`Memos::reads`] on
+    /// `pos`, if it read nothing but globals, cells one by one and hands, and wrote none; the list
+    /// back, shared when kept.
     pub fn keep_from(
         &mut self,
         body: &Body,
         i: usize,
         mover: Side,
         list: Vec<Value>,
+        pos: &Position,
     ) -> Result<Arc<Vec<Value>>, Vec<Value>> {
-        self.0.get_or_insert_default().keep_from(body, i, mover, list)
+        self.0.get_or_insert_default().keep_from(body, i, mover, list, pos)
     }
 }
 
@@ -544,17 +717,51 @@ impl<'a> Inner<'a> {
         g: &Globals,
         cells: Option<&[u8]>,
         checks: Option<&Checks>,
-    ) -> Option<(&Few, bool, u64)> {
+    ) -> Option<(&HookRun<'a>, bool)> {
         let key = part.map_or(0, packed);
         // The body, the mover and the fields read first, inline: most runs looked at are
         // another hook's or another part's; the rest out of line.
         let near = |r: &HookRun| std::ptr::eq(r.body, body) && r.mover == mover && (key ^ r.key) & r.mask == 0;
         let fits = |r: &HookRun| near(r) && r.holds(part, at_to, g, cells, checks);
-        let found = match self.hooks.get(last) {
-            Some(r) if fits(r) => Some(last),
-            _ => self.hooks.iter().position(fits),
-        };
-        let Some(at) = found else { return self.keyed_hook(body, mover, key, at_to, g) };
+        if let Some(r) = self.hooks.get(last)
+            && fits(r)
+        {
+            return Some(self.found(last));
+        }
+        let tag = front_tag(body, mover, key, at_to);
+        let slot = self.front.get(tag as usize % FRONT.max(1));
+        if let Some(f) = slot.map(std::cell::Cell::get)
+            && f.tag == tag
+        {
+            if f.at != u32::MAX {
+                if let Some(r) = self.hooks.get(f.at as usize)
+                    && fits(r)
+                {
+                    return Some(self.found(f.at as usize));
+                }
+            } else if let Some(r) = self.keyed.get(&f.h)
+                && keyed_fits(r, body, mover, key, at_to, g)
+            {
+                r.hits.set(r.hits.get().saturating_add(1));
+                return Some((r, false));
+            }
+        }
+        match self.hooks.iter().position(fits) {
+            Some(at) => {
+                slot.inspect(|s| s.set(Front { tag, at: at as u32, h: 0 }));
+                Some(self.found(at))
+            }
+            None => {
+                let (r, h) = self.keyed_hook(body, mover, key, at_to, g)?;
+                slot.inspect(|s| s.set(Front { tag, at: u32::MAX, h }));
+                Some((r, false))
+            }
+        }
+    }
+
+    /// The run of the few at `at`, found to hold: looked at first next time, and counted.
+    #[inline]
+    fn found(&self, at: usize) -> (&HookRun<'a>, bool) {
         self.last.set(at);
         let r = &self.hooks[at];
         r.hits.set(r.hits.get().saturating_add(1));
@@ -563,7 +770,7 @@ impl<'a> Inner<'a> {
             && r.mask & MOVED == 0
             && r.at_to.is_none()
             && r.untouched.as_ref().is_none_or(|l| l.is_empty());
-        Some((&r.writes, uniform, r.steps))
+        (r, uniform)
     }
 
     /// [`Inner::hook_from`] among the runs kept by key: one probe per class of the body's runs.
@@ -574,7 +781,7 @@ impl<'a> Inner<'a> {
         key: u128,
         at_to: Option<u8>,
         g: &Globals,
-    ) -> Option<(&Few, bool, u64)> {
+    ) -> Option<(&HookRun<'a>, u64)> {
         if self.keyed.is_empty() {
             return None;
         }
@@ -589,15 +796,11 @@ impl<'a> Inner<'a> {
             };
             let h = keyed_hash(i, key & c.mask, t, self.probe_hash(i, c, g));
             if let Some(r) = self.keyed.get(&h)
-                && std::ptr::eq(r.body, body)
-                && r.mover == mover
                 && r.mask == c.mask
-                && (key ^ r.key) & r.mask == 0
-                && r.at_to == t
-                && g.hold(&r.reads)
+                && keyed_fits(r, body, mover, key, at_to, g)
             {
                 r.hits.set(r.hits.get().saturating_add(1));
-                return Some((&r.writes, false, r.steps));
+                return Some((r, h));
             }
         }
         None
@@ -656,6 +859,13 @@ impl<'a> Inner<'a> {
         if self.reads.beyond() {
             self.tally(body, false);
             return;
+        }
+        if self.recorded < BIG {
+            self.recorded += 1;
+            if self.recorded == BIG {
+                self.front.resize_with(FRONT, Default::default);
+                self.parts.resize_with(PARTS, || None);
+            }
         }
         let mut writes = Few::default();
         let mut bits = self.reads.written;
@@ -742,11 +952,23 @@ impl<'a> Inner<'a> {
         self.keyed.insert(h, run);
     }
 
-    fn from(&self, i: usize, mover: Side, g: &Globals) -> Option<&FromRun> {
-        match self.from.get(i) {
-            Some(Some(r)) if r.mover == mover && g.hold(&r.reads) => Some(r),
-            _ => None,
+    #[inline]
+    fn from(&self, i: usize, mover: Side, g: &Globals, board: Option<&Position>) -> Option<&FromRun> {
+        let (slots, _, last) = self.from.get(i)?;
+        // The slot found last first: most parts keep one run, or find the same one over and over.
+        match &slots[last.get() % FROMS] {
+            Some(r) if r.holds(mover, g, board) => Some(r),
+            _ => self.kept_from_any(i, mover, g, board),
         }
+    }
+
+    /// [`Inner::from`] among all the part's slots.
+    #[inline(never)]
+    fn kept_from_any(&self, i: usize, mover: Side, g: &Globals, board: Option<&Position>) -> Option<&FromRun> {
+        let (slots, _, last) = self.from.get(i)?;
+        let at = slots.iter().position(|r| r.as_ref().is_some_and(|r| r.holds(mover, g, board)))?;
+        last.set(at);
+        slots[at].as_ref()
     }
 
     fn keep_from(
@@ -755,15 +977,34 @@ impl<'a> Inner<'a> {
         i: usize,
         mover: Side,
         list: Vec<Value>,
+        pos: &Position,
     ) -> Result<Arc<Vec<Value>>, Vec<Value>> {
-        let kept = !self.reads.beyond() && self.reads.checks == 0 && self.reads.written == 0 && i < MAX_PARTS;
+        let r = &self.reads;
+        let kept = !r.beyond_board() && r.checks == 0 && r.written == 0 && i < MAX_PARTS;
         self.tally(body, kept);
         if !kept {
             return Err(list);
         }
         let list = Arc::new(list);
-        let steps = self.reads.steps;
-        self.from[i] = Some(FromRun { mover, reads: self.reads.globals.clone(), list: list.clone(), steps });
+        let r = &self.reads;
+        let cells = r.cells().iter().filter_map(|&s| Some((s, *pos.cells.get(s.idx())?))).collect::<Vec<_>>();
+        if cells.len() != r.cells().len() {
+            return Ok(list);
+        }
+        let hands = Side::BOTH.iter().filter(|&&s| r.hands >> s as u8 & 1 != 0).map(|&s| (s, pos.hands[s].clone()));
+        let (board, reads, hands) = (!cells.is_empty() || r.hands != 0, r.globals.clone(), hands.collect());
+        let run = FromRun { mover, reads, board, cells, hands, list: list.clone(), steps: r.steps };
+        let (slots, next, _) = &mut self.from[i];
+        // A run for the same mover with the same globals replaces its slot: another board.
+        let at = slots
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|s| s.mover == mover && s.reads.items() == run.reads.items()))
+            .unwrap_or_else(|| {
+                let at = *next;
+                *next = (at + 1) % FROMS;
+                at
+            });
+        slots[at] = Some(run);
         Ok(list)
     }
 }
@@ -773,6 +1014,38 @@ impl<'a> Inner<'a> {
 #[inline]
 pub fn content(c: u8) -> u8 {
     if cell::is_piece(c) { cell::code(c) } else { c }
+}
+
+/// Whether a run kept by key holds for `body` by `mover` on a part whose fields packed are `key`,
+/// with `at_to` on its `to`, and the globals `g`.
+#[inline]
+fn keyed_fits(r: &HookRun, body: &Body, mover: Side, key: u128, at_to: Option<u8>, g: &Globals) -> bool {
+    std::ptr::eq(r.body, body)
+        && r.mover == mover
+        && (key ^ r.key) & r.mask == 0
+        && r.at_to.is_none_or(|t| at_to == Some(t))
+        && g.hold(&r.reads)
+}
+
+/// The tag of the hooks `bodies` of `part` by `mover` with `at_to` on its `to` (see [`PartRun`]).
+#[inline]
+fn parts_tag(bodies: &[*const Body; OVER], mover: Side, key: u128, at_to: Option<u8>) -> u64 {
+    let mut h = Mix(mover as u64);
+    for b in bodies {
+        h.add(*b as u64);
+    }
+    h.add(key as u64);
+    h.add((key >> 64) as u64 ^ u64::from(at_to.map_or(0x100, u16::from)) << 32);
+    h.finish()
+}
+
+/// The tag of an exact probe (see [`Front`]).
+#[inline]
+fn front_tag(body: &Body, mover: Side, key: u128, at_to: Option<u8>) -> u64 {
+    let mut h = Mix(body as *const Body as u64 ^ mover as u64);
+    h.add(key as u64);
+    h.add((key >> 64) as u64 ^ u64::from(at_to.map_or(0x100, u16::from)) << 32);
+    h.finish()
 }
 
 /// The hash of a keyed run's inputs: its class, the fields it read (`key`, masked), what stood on

@@ -234,7 +234,7 @@ fn count_untried(pos: &mut Position, preset: &Preset, memos: &Memos) -> Option<R
         {
             return None;
         }
-        let (empty, read, steps) = from_known(preset, memos, i, pos.side, &globals)?;
+        let (empty, read, steps) = from_known_inline(preset, memos, i, pos.side, &globals)?;
         // The generator looks up the globals after putting the turn's `var`s back (reset_vars).
         let reset = script.globals.len() <= 64 && {
             // Only the `var`s it read can differ from what a reset leaves.
@@ -291,7 +291,7 @@ fn count_removals(pos: &mut Position, preset: &Preset, memos: &Memos, from: (u64
                 Value::None => &[],
                 one => std::slice::from_ref(one),
             },
-            None => memos.from(0, mover, &g)?.0,
+            None => memos.from(0, mover, &g, None)?.0,
         };
         for v in items {
             let Value::Square(s) = *v else { return None };
@@ -1153,7 +1153,7 @@ impl<'a> Gen<'a> {
     /// that hold for every quiet move of this position; set here when that is found.
     #[allow(clippy::too_many_arguments)]
     fn alone(
-        &self,
+        &mut self,
         pos: &Position,
         i: usize,
         c: TurnPart,
@@ -1177,7 +1177,6 @@ impl<'a> Gen<'a> {
         let hooks = &preset.script.hooks;
         let k = pv.kind as usize;
         let capture = if pv.captured != 0 { hooks.capture.as_ref() } else { None };
-        let mut g = Globals::of(&pos.state);
         // The board before the move stands for the one after it on the squares the move leaves
         // alone, unless the move does more than its squares say (an explosion).
         let cells = preset.explode.is_none().then_some(&pos.cells[..]);
@@ -1186,30 +1185,35 @@ impl<'a> Gen<'a> {
         use crate::engine::position::mflag;
         let at_to = (m.flags & (mflag::CASTLE | mflag::DROP) == 0)
             .then(|| memo::content(if m.promo != 0 { m.promo } else { pos.cells[m.from.idx()] }));
-        let mut written = 0;
-        let mut uniform = is_quiet;
+        let bodies = [hooks.validate[k].as_ref(), capture, hooks.after[k].as_ref()];
+        let mut ran = if bodies.iter().all(Option::is_none) {
+            memo::PartHooks::none(&pos.state)
+        } else {
+            self.memos.part_hooks(&bodies, self.mover, &pv, at_to, &pos.state, cells)?
+        };
+        let keep = ran.keep.take();
+        let (g, written) = (&ran.globals, ran.written);
+        let uniform = is_quiet && ran.uniform;
         // The steps the runs reused took, charged as if they had run (see `Reads::steps`).
-        let mut steps = 0;
-        for body in [hooks.validate[k].as_ref(), capture, hooks.after[k].as_ref()].into_iter().flatten() {
-            match self.memos.hook_quiet(body, self.mover, &pv, at_to, &g, cells) {
-                Some((writes, same, n)) if g.write(writes) => {
-                    written |= writes.mask();
-                    uniform &= same;
+        let mut steps = ran.steps;
+        let empty = match tail {
+            Some((reads, n)) if reads & written == 0 => {
+                steps += n;
+                true
+            }
+            _ => (i + 1..self.part_count()).all(|j| match from_known(self.preset, &self.memos, j, self.mover, g) {
+                Some((true, _, n)) => {
                     steps += n;
+                    true
                 }
-                _ => return None,
-            }
+                _ => false,
+            }),
+        };
+        if let Some(keep) = keep {
+            self.memos.keep_part(keep);
         }
-        match tail {
-            Some((reads, n)) if reads & written == 0 => steps += n,
-            _ => {
-                for j in i + 1..self.part_count() {
-                    match from_known(self.preset, &self.memos, j, self.mover, &g) {
-                        Some((true, _, n)) => steps += n,
-                        _ => return None,
-                    }
-                }
-            }
+        if !empty {
+            return None;
         }
         if uniform {
             *quiet_alone = Some(steps);
@@ -1536,14 +1540,15 @@ impl<'a> Gen<'a> {
             // without it; any other lookup or run needs it first.
             // One lookup, made again only if running `on turn_start` may have changed the globals.
             let writes = self.preset.script.inert.start_writes.unwrap_or(u64::MAX);
-            let kept = match self.memos.from_read(i, self.mover, &Globals::of(&pos.state)) {
+            let kept = match self.memos.from_read(i, self.mover, &Globals::of(&pos.state), Some(pos)) {
                 Some((list, read, steps)) if !self.deferred || read & writes == 0 => Some((list.clone(), steps)),
                 _ => None,
             };
             let kept = match kept {
                 None if self.deferred => {
                     self.undefer(pos)?;
-                    self.memos.from(i, self.mover, &Globals::of(&pos.state)).map(|(list, steps)| (list.clone(), steps))
+                    let g = Globals::of(&pos.state);
+                    self.memos.from(i, self.mover, &g, Some(pos)).map(|(list, steps)| (list.clone(), steps))
                 }
                 kept => kept,
             };
@@ -1556,7 +1561,7 @@ impl<'a> Gen<'a> {
             if !track {
                 return Ok(FromList::Own(items));
             }
-            return Ok(match self.memos.keep_from(body, i, self.mover, items) {
+            return Ok(match self.memos.keep_from(body, i, self.mover, items, pos) {
                 Ok(shared) => FromList::Shared(shared),
                 Err(own) => FromList::Own(own),
             });
@@ -1717,6 +1722,13 @@ fn fitting(items: &[Value], kinds: &[PartKind], body: &Body) -> R<()> {
 ///
 /// [`Inert::from_global`]: crate::script::ir::Inert::from_global
 fn from_known(preset: &Preset, memos: &Memos, j: usize, mover: Side, g: &Globals) -> Option<(bool, u64, u64)> {
+    from_known_inline(preset, memos, j, mover, g)
+}
+
+/// [`from_known`] inline, for [`count_untried`], which asks at most nodes of a bulk perft's last
+/// ply (Maidens'); inline everywhere, it made Ruddigore's generator slower.
+#[inline(always)]
+fn from_known_inline(preset: &Preset, memos: &Memos, j: usize, mover: Side, g: &Globals) -> Option<(bool, u64, u64)> {
     let script = &preset.script;
     if let Some(gi) = script.inert.from_global.get(j).copied().flatten() {
         let body = script.turn.get(j)?.from.as_ref()?;
@@ -1731,7 +1743,8 @@ fn from_known(preset: &Preset, memos: &Memos, j: usize, mover: Side, g: &Globals
             script.inert.from_steps.get(j).copied().unwrap_or_else(|| from_steps(body)),
         ));
     }
-    memos.from_read(j, mover, g).map(|(list, read, steps)| (list.is_empty(), read, steps))
+    // Without the board: `j` is a later part, whose board is not this one.
+    memos.from_read(j, mover, g, None).map(|(list, read, steps)| (list.is_empty(), read, steps))
 }
 
 /// The steps a `from` of one `return` statement takes when it runs: that statement's.

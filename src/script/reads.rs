@@ -34,6 +34,19 @@ impl Few {
         true
     }
 
+    /// Set global `i` to `v`, over the value held for it if there is one; false (and nothing
+    /// set) when it is not held and there is no room.
+    pub fn set(&mut self, i: u16, v: Value) -> bool {
+        let n = self.len as usize;
+        match self.items[..n].iter_mut().find(|(j, _)| *j == i) {
+            Some(item) => {
+                item.1 = v;
+                true
+            }
+            None => self.push(i, v),
+        }
+    }
+
     pub fn items(&self) -> &[(u16, Value)] {
         &self.items[..self.len as usize]
     }
@@ -90,7 +103,18 @@ pub struct Reads {
     /// Whether the run declared a result (`win`, `draw`): the `game_end` memo keeps it as the
     /// run's result; the others treat it as an effect beyond the globals.
     pub declares: bool,
+    /// The squares besides `to` whose cells the run read one by one (`empty(sq)`), up to
+    /// [`CELLS`] (more: outside), and the sides whose hand it read (`hand(side)`), a bit each
+    /// (`1 << side`): a `from`, which cannot change the position, is kept with what stood there
+    /// (Universal's `reserve_drops()` with a drop right: the reserve and the first rank's
+    /// squares); whatever else keeps runs treats them as reading outside.
+    pub cells: [Sq; CELLS],
+    pub n_cells: u8,
+    pub hands: u8,
 }
+
+/// Squares a run's cells read one by one are recorded at most (see [`Reads::cells`]).
+pub const CELLS: usize = 12;
 
 impl Reads {
     /// Ready for another run (values kept from the last are let go as they are written over).
@@ -107,6 +131,8 @@ impl Reads {
         self.checks = 0;
         self.material = false;
         self.declares = false;
+        self.n_cells = 0;
+        self.hands = 0;
     }
 
     /// Whether the run read or did anything beyond the part's fields and the globals, besides
@@ -114,7 +140,18 @@ impl Reads {
     /// neither the piece counts nor a declared result cannot keep.
     #[inline]
     pub fn beyond(&self) -> bool {
+        self.beyond_board() || self.n_cells != 0 || self.hands != 0
+    }
+
+    /// [`Reads::beyond`], cells read one by one and hands aside (see [`Reads::cells`]).
+    #[inline]
+    pub fn beyond_board(&self) -> bool {
         self.outside || self.material || self.declares
+    }
+
+    /// The cells read one by one (see [`Reads::cells`]).
+    pub fn cells(&self) -> &[Sq] {
+        &self.cells[..self.n_cells as usize]
     }
 
     /// Whether the run's result is a function of the side to move, the globals it read and the
@@ -126,6 +163,8 @@ impl Reads {
             && self.untouched.is_none()
             && !self.at_to
             && self.checks == 0
+            && self.n_cells == 0
+            && self.hands == 0
     }
 
     /// A `follow` whose squares `list` the part left alone (see [`Reads::untouched`]); a second
@@ -182,11 +221,27 @@ impl Reads {
             return;
         }
         if reads_outside(b, args) {
-            if one_square(b) && matches!((args, self.to), ([Value::Square(s)], Some(to)) if *s == to) {
-                self.at_to = true;
-            } else {
-                self.outside = true;
+            match (b, args) {
+                (_, [Value::Square(s)]) if one_square(b) && self.to == Some(*s) => self.at_to = true,
+                (_, [Value::Square(s)]) if one_square(b) => self.cell(*s),
+                (Builtin::Hand, [Value::Side(side)]) => self.hands |= 1 << *side as u8,
+                _ => self.outside = true,
             }
+        }
+    }
+
+    /// A cell read one by one (see [`Reads::cells`]).
+    fn cell(&mut self, s: Sq) {
+        let n = self.n_cells as usize;
+        if self.cells[..n].contains(&s) {
+            return;
+        }
+        match self.cells.get_mut(n) {
+            Some(c) => {
+                *c = s;
+                self.n_cells += 1;
+            }
+            None => self.outside = true,
         }
     }
 }
