@@ -107,8 +107,10 @@ echo "at every node, except that bulk counting skips, at the last ply, hooks tha
 echo "Depths are chosen so that each run takes seconds: runs of a tenth of a second vary by a factor of 2 from run to run."
 read -r cn cs < <(best chess $((6 - quick)))
 row "chess" $((6 - quick)) "$cn" "$cs"
-# Universal from the setup of seed 1 at depth 4 (603742 turns, seconds): depth 3 took 0.02 s.
-for spec in maidens:$((6 - quick)) modern-chaturanga:$((6 - quick)) ruddigore:$((4 - quick)) universal:$((4 - quick)) constructing:$((3 - quick)); do
+# Universal from the setup of seed 1 at depth 5 (21990044 turns, about half a second) and Modern
+# Chaturanga at depth 7 (about a second): at depths 4 and 6 they had become runs of a few hundredths of
+# a second, where start-up and noise decide the ratio.
+for spec in maidens:$((6 - quick)) modern-chaturanga:$((7 - quick)) ruddigore:$((4 - quick)) universal:$((5 - quick)) constructing:$((3 - quick)); do
   preset=${spec%%:*}; depth=${spec#*:}
   read -r n s < <(best "$preset" "$depth" --seed 1)
   row "$preset" "$depth" "$n" "$s"
