@@ -660,12 +660,17 @@ impl Position {
             while takes != 0 {
                 let b = takes.trailing_zeros();
                 takes &= takes - 1;
-                let from = t.square_of[b.wrapping_sub(delta) as usize & 63];
-                let to = t.square_of[b as usize & 63];
-                let m = Move { from, to, promo: 0, flags: mflag::CAPTURE, extra: 0, gate: 0 };
+                let (fb, tb) = (b.wrapping_sub(delta) as usize & 63, b as usize & 63);
+                let m = Move {
+                    from: t.square_of[fb],
+                    to: t.square_of[tb],
+                    promo: 0,
+                    flags: mflag::CAPTURE,
+                    extra: 0,
+                    gate: 0,
+                };
                 out.push(m);
-                let fb = b.wrapping_sub(delta) as usize & 63;
-                self.judge(preset, t, m, (fb, b as usize & 63), (royal, kb), guard, legal);
+                self.judge(preset, t, m, (fb, tb), (royal, kb), guard, legal);
             }
         }
         with_quiet
