@@ -182,9 +182,15 @@ def tune(args):
     import numpy as np
 
     rows = load(args.data)
+    # The last lines (whole games, as `generate` writes them) are held out: not fitted, only
+    # measured, so that an error that falls only on the fitted positions shows.
+    n_test = int(len(rows) * args.holdout)
+    train, test = rows[: len(rows) - n_test], rows[len(rows) - n_test :]
     if args.limit:
-        random.Random(1).shuffle(rows)
-        rows = rows[: args.limit]
+        random.Random(1).shuffle(train)
+        train = train[: args.limit]
+    rows = train + test
+    n = len(train)
     fens = tempfile.NamedTemporaryFile("w", suffix=".fen", delete=False)
     for fen, _, _ in rows:
         fens.write(fen + "\n")
@@ -202,8 +208,11 @@ def tune(args):
                 w[name] = int(value)
     names = [n for n in (args.only.split(",") if args.only else STEPS) if n in w]
 
+    def held(q, k):
+        return float(np.mean((label[n:] - 1 / (1 + np.exp(-k * q[n:]))) ** 2)) if n_test else float("nan")
+
     def error(q, k):
-        return float(np.mean((label - 1 / (1 + np.exp(-k * q))) ** 2))
+        return float(np.mean((label[:n] - 1 / (1 + np.exp(-k * q[:n]))) ** 2))
 
     q = np.array(qscores(args, fens.name, w), dtype=float)
     # K by golden-section search on the error (it is unimodal in K).
@@ -216,8 +225,8 @@ def tune(args):
             lo = a
     k = (lo + hi) / 2
     best = error(q, k)
-    print(f"{len(rows)} positions, K = {k:.6f}, error {best:.6f}", flush=True)
-    first = best
+    print(f"{n} positions, {n_test} held out, K = {k:.6f}, error {best:.6f}, held out {held(q, k):.6f}", flush=True)
+    first, first_held = best, held(q, k)
     evals = 0
     for rnd in range(args.rounds):
         changed = False
@@ -230,21 +239,22 @@ def tune(args):
                     trial[name] = w[name] + sign * step
                     if trial[name] < 0:
                         break
-                    e = error(np.array(qscores(args, fens.name, trial), dtype=float), k)
+                    tq = np.array(qscores(args, fens.name, trial), dtype=float)
+                    e = error(tq, k)
                     evals += 1
                     if e < best - 1e-7:
-                        best, w, moved, changed = e, trial, True, True
+                        best, w, moved, changed, q = e, trial, True, True, tq
                         print(f"  {name} = {w[name]}: error {best:.6f}", flush=True)
                     else:
                         break
                 if moved:
                     break
         write_weights(args.out, w)
-        print(f"round {rnd + 1}: error {best:.6f} ({evals} evaluations)", flush=True)
+        print(f"round {rnd + 1}: error {best:.6f}, held out {held(q, k):.6f} ({evals} evaluations)", flush=True)
         if not changed:
             break
     os.unlink(fens.name)
-    print(f"error {first:.6f} -> {best:.6f}; weights in {args.out}")
+    print(f"error {first:.6f} -> {best:.6f}, held out {first_held:.6f} -> {held(q, k):.6f}; weights in {args.out}")
 
 
 def main():
@@ -269,7 +279,8 @@ def main():
     t.add_argument("--start", help="a weights file to start from (default: the built-in weights)")
     t.add_argument("--only", help="comma-separated weight names to tune (default: all)")
     t.add_argument("--blend", type=float, default=0.0, help="share of Fairy-Stockfish's score in the label")
-    t.add_argument("--limit", type=int, default=0, help="use this many positions (a seeded sample)")
+    t.add_argument("--limit", type=int, default=0, help="fit this many positions (a seeded sample)")
+    t.add_argument("--holdout", type=float, default=0.1, help="share of the data (its last games) not fitted, only measured")
     t.add_argument("--rounds", type=int, default=10)
     t.add_argument("--out", required=True, help="the tuned weights file")
     args = ap.parse_args()
