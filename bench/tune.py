@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Texel tuning of Herald's generic evaluation weights (see README, "Tuning the evaluation").
+"""Texel tuning of Herald's generic evaluation weights (README, "Evaluation weights").
 
 Two steps:
 
@@ -12,14 +12,15 @@ Two steps:
 
   tune      Fit the evaluation's weights to a data set by Texel's method: minimise the mean of
             (label - sigmoid(K * q))^2 over its positions, q the quiescence score from White's
-            view (`herald qscores`, under a weights file), label the game result, optionally
-            blended with sigmoid(K_fs * SCORE) (--blend). K is fitted first with the current
-            weights, then each weight in turn is moved up and down by its step while the error
-            falls (coordinate descent over integers), until a round changes nothing. Prints the
-            error before and after and writes the tuned weights file (`herald --eval-weights`).
+            view (`herald qscores`, under a weights file), label the game result blended with
+            Fairy-Stockfish's score as an expected result (--blend, default 0.5). K is fitted
+            first with the current weights, then each weight in turn is moved up and down by its
+            step while the error falls (coordinate descent over integers), until a round changes
+            nothing. Prints the error before and after, on the fitted positions and on the held
+            out ones (--holdout), and writes the tuned weights file (`herald --eval-weights`).
 
 Examples:
-  python3 bench/tune.py generate --games 2000 --nodes 3000 --out /tmp/chess.tsv
+  python3 bench/tune.py generate --games 3000 --minutes 24 --nodes 3000 --seed 11 --out /tmp/chess.tsv
   python3 bench/tune.py tune --data /tmp/chess.tsv --out /tmp/tuned.weights
 """
 
@@ -278,7 +279,13 @@ def main():
     t.add_argument("--preset", default="chess")
     t.add_argument("--start", help="a weights file to start from (default: the built-in weights)")
     t.add_argument("--only", help="comma-separated weight names to tune (default: all)")
-    t.add_argument("--blend", type=float, default=0.0, help="share of Fairy-Stockfish's score in the label")
+    t.add_argument(
+        "--blend",
+        type=float,
+        default=0.5,
+        help="share of Fairy-Stockfish's score in the label (0: the game result alone, which overfits "
+        "a few hundred games: README)",
+    )
     t.add_argument("--limit", type=int, default=0, help="fit this many positions (a seeded sample)")
     t.add_argument("--holdout", type=float, default=0.1, help="share of the data (its last games) not fitted, only measured")
     t.add_argument("--rounds", type=int, default=10)
