@@ -16,6 +16,9 @@ struct Cli {
     /// Piece values for the computer player, from a values file (see `herald values`).
     #[arg(long, global = true, value_name = "FILE")]
     values: Option<PathBuf>,
+    /// The evaluation's weights, from a weights file (see `herald qscores` and bench/tune.py).
+    #[arg(long, global = true, value_name = "FILE")]
+    eval_weights: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Clone)]
@@ -144,6 +147,15 @@ enum Cmd {
         #[arg(long)]
         proxy_only: bool,
     },
+    /// Read extended FENs from standard input, one per line (anything after a tab ignored), and
+    /// print each one's quiescence score from White's view, under the weights in force
+    /// (`--eval-weights`): for tuning them (bench/tune.py).
+    Qscores {
+        preset: String,
+        /// Print the weights in force as a weights file instead.
+        #[arg(long)]
+        print_weights: bool,
+    },
 }
 
 /// Why a command failed; reported on stderr with exit status 2.
@@ -178,6 +190,16 @@ fn command(cli: Cli) -> ExitCode {
             }
         }
     }
+    if let Some(file) = &cli.eval_weights {
+        let read = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()));
+        match read.and_then(|text| herald::search::weights::parse_file(&file.display().to_string(), &text)) {
+            Ok(w) => herald::search::weights::set(w),
+            Err(e) => {
+                eprintln!("error: --eval-weights {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let result = match cli.command {
         None => play("chess", None, None, false),
         Some(Cmd::Play { preset, fen, seed, ascii }) => play(&preset, fen, seed, ascii),
@@ -208,6 +230,7 @@ fn command(cli: Cli) -> ExitCode {
             let opts = selfplay_values::ValuesOptions { games, nodes, seed, max_plies, proxy_only };
             values(&preset, &opts)
         }
+        Some(Cmd::Qscores { preset, print_weights }) => qscores(&preset, print_weights),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -325,6 +348,17 @@ fn values(preset: &str, opts: &selfplay_values::ValuesOptions) -> Result<(), Fai
     let p = repl::load(preset).map_err(Fail::Load)?;
     let rows = selfplay_values::estimate(&p, opts, &mut |line| eprintln!("{line}"))?;
     emit(&selfplay_values::table(&p, &rows, opts));
+    Ok(())
+}
+
+fn qscores(preset: &str, print_weights: bool) -> Result<(), Fail> {
+    let p = repl::load(preset).map_err(Fail::Load)?;
+    if print_weights {
+        emit(&herald::search::weights::current().to_file());
+        return Ok(());
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    herald::search::tuning::qscores(&p, std::io::stdin().lock(), &mut out)?;
     Ok(())
 }
 

@@ -167,3 +167,33 @@ fn a_reader_that_stops_early_is_no_panic() {
         assert!(out.status.success(), "{args:?}");
     }
 }
+
+/// `qscores` scores FENs under the weights in force; `--eval-weights` replaces them (here the
+/// tempo, which moves a quiet position's score by the difference) and names a bad line.
+#[test]
+fn qscores_follow_the_eval_weights_and_a_bad_file_is_named() {
+    let dir = scratch("qscores_weights");
+    let fens = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\t0.5\t20\n\
+                rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n";
+    let scores = |out: &Output| -> Vec<i32> { text(&out.stdout).lines().map(|l| l.parse().unwrap()).collect() };
+    let before = herald(&["qscores", "chess"], fens, &dir);
+    assert!(before.status.success(), "{}", text(&before.stderr));
+    std::fs::write(dir.join("w"), "# more tempo\nTEMPO 30\n").unwrap();
+    let after = herald(&["--eval-weights", "w", "qscores", "chess"], fens, &dir);
+    assert!(after.status.success(), "{}", text(&after.stderr));
+    let (b, a) = (scores(&before), scores(&after));
+    assert_eq!((a[0] - b[0], a[1] - b[1]), (20, -20), "{b:?} {a:?}");
+    let shown = herald(&["--eval-weights", "w", "qscores", "chess", "--print-weights"], "", &dir);
+    assert!(text(&shown.stdout).contains("\nTEMPO 30\n"), "{}", text(&shown.stdout));
+    std::fs::write(dir.join("bad"), "TEMPO 30\nTEMPI 3\n").unwrap();
+    let bad = herald(&["--eval-weights", "bad", "qscores", "chess"], fens, &dir);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).starts_with("error: --eval-weights bad:2: no weight is called `TEMPI`"),
+        "{}",
+        text(&bad.stderr)
+    );
+    let bad_fen = herald(&["qscores", "chess"], "nonsense\n", &dir);
+    assert_eq!(bad_fen.status.code(), Some(2));
+    assert!(text(&bad_fen.stderr).starts_with("error: line 1:"), "{}", text(&bad_fen.stderr));
+}

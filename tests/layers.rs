@@ -70,6 +70,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "search",
         &[
             "search::limits",
+            "search::weights",
             "search::tt",
             "search::attacks",
             "search::structure",
@@ -79,6 +80,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "search",
             "search::selfplay",
             "search::values",
+            "search::tuning",
         ],
     ),
     (

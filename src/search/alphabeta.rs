@@ -218,6 +218,15 @@ impl Core {
         Ok(Some(-r?))
     }
 
+    /// The quiescence score of the position for the side to move, as the main search's leaves
+    /// get it (full capture depth, no limit): what `herald qscores` prints for tuning.
+    pub fn quiet_score(&mut self, ev: &mut Evaluator, p: &Preset, pos: &mut Position) -> R<i32> {
+        self.begin(p, &Limits::default());
+        self.may_stop = true;
+        self.can_stop = false;
+        self.quiesce(ev, p, pos, 0, -INFINITY, INFINITY, 0)
+    }
+
     pub fn pv(&self) -> &[Turn] {
         &self.plies[0].pv
     }

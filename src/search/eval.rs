@@ -3,7 +3,8 @@
 //! `fn evaluate` when it has one. Scores are from the side to move's view.
 
 use super::attacks::{self, AttackSets, Weights};
-use super::structure::{Structure, UNPASSED, promotion_bonus};
+use super::structure::{Structure, promotion_bonus};
+use super::weights::{self, EvalWeights};
 use crate::engine::board::{Sq, cell};
 use crate::engine::{Move, Position, Side};
 use crate::preset::Preset;
@@ -12,25 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Score units per unit of declared piece value: `value 1` is worth 100.
 pub const UNIT: i32 = 100;
-/// The side to move's bonus: having the turn is worth something in most positions.
-const TEMPO: i32 = UNIT / 10;
-/// Score per pseudo-legal move more than the opponent has, in eighths, for royal and promotable
-/// pieces (and drops, castlings, passes).
-const MOBILITY: i32 = 16;
-/// An officer's score per pseudo-legal move, in eighths: `OFFICER_MOBILITY / sqrt(m)` for a kind
-/// with `m` moves on average on an empty board. A move matters more to a short-range piece: one
-/// square more for a knight is an eighth of its reach, for a queen a twenty-seventh (the same
-/// shape as the mobility tables of classical engines, from the movement alone).
-const OFFICER_MOBILITY: f64 = 14.0 * 8.0;
-/// Score per move a piece has on an empty board from its square, above its average over the board.
-const SQUARE_MOBILITY: i32 = 3;
-/// Score per own piece next to a royal piece, while the opponent keeps its officers.
-const SHIELD: i32 = 6;
-/// Royal safety: `ATTACK * n^2` (at most `ATTACK_MAX`) for `n` pseudo-legal moves of a side's
-/// non-royal pieces onto the enemy royal piece's square or its neighbours, in proportion to the
-/// attacker's officers left (counted with mobility: [`super::attacks`]).
-const ATTACK: i32 = 3;
-const ATTACK_MAX: i32 = 500;
+// The weights of the terms (`TEMPO`, `MOBILITY`, ... in a weights file) are in [`EvalWeights`].
 
 /// Positional terms computed once from the preset, by cell code and square: what a new preset
 /// gets with no tuning.
@@ -54,12 +37,20 @@ struct Tables {
     near: Vec<Vec<Sq>>,
     /// The officers' material of the setup: full opening weight.
     full_phase: i32,
-    /// Per cell code: the score of one move of the piece, in eighths ([`MOBILITY`]).
+    /// Per cell code: the score of one move of the piece, in eighths ([`EvalWeights::mobility`]).
     mobility: Weights,
+    /// Score per own piece next to a royal piece ([`EvalWeights::shield`]).
+    shield: i32,
 }
 
 impl Tables {
-    fn new(preset: &Preset, values: &[i32; 128], officers: &[Vec<u8>; 2], structure: Option<&Structure>) -> Tables {
+    fn new(
+        preset: &Preset,
+        values: &[i32; 128],
+        officers: &[Vec<u8>; 2],
+        structure: Option<&Structure>,
+        w: &EvalWeights,
+    ) -> Tables {
         let g = &preset.geo;
         let cells = g.cells;
         let mut t = Tables {
@@ -69,7 +60,8 @@ impl Tables {
             hand: [0; 128],
             near: vec![Vec::new(); cells],
             full_phase: 1,
-            mobility: [MOBILITY; 128],
+            mobility: [w.mobility; 128],
+            shield: w.shield,
         };
         for (k, kind) in preset.kinds.iter().enumerate() {
             for side in Side::BOTH {
@@ -81,17 +73,17 @@ impl Tables {
                 let base = code as usize * cells;
                 if officers[side.index()].contains(&code) && mean > 0 {
                     // `mean` is in eighths of a move.
-                    t.mobility[code as usize] = (OFFICER_MOBILITY / (mean as f64 / 8.0).sqrt()).round() as i32;
+                    t.mobility[code as usize] = (w.officer_mobility as f64 / (mean as f64 / 8.0).sqrt()).round() as i32;
                 }
                 // Pawn-like pieces earn the rest of their bonus when passed ([`Structure`]).
-                let share = if structure.is_some_and(|st| st.is_pawn_like(code)) { UNPASSED } else { 100 };
+                let share = if structure.is_some_and(|st| st.is_pawn_like(code)) { w.unpassed } else { 100 };
                 for (i, &sq) in g.squares.iter().enumerate() {
-                    let centred = (mob[i] * 8 - mean) * SQUARE_MOBILITY / 8;
+                    let centred = (mob[i] * 8 - mean) * w.square_mobility / 8;
                     if kind.royal {
                         t.square[base + sq.idx()] = -centred;
                         t.royal_late[base + sq.idx()] = 2 * centred;
                     } else {
-                        let bonus = promotion_bonus(preset, values, k, side, sq);
+                        let bonus = promotion_bonus(preset, values, w.promotion, k, side, sq);
                         t.square[base + sq.idx()] = centred + bonus * share / 100;
                     }
                 }
@@ -128,7 +120,7 @@ impl Tables {
                 let i = cell::code(c) as usize * self.cells + sq;
                 if pos.is_royal_code(c) {
                     let shield = self.near[sq].iter().filter(|&&n| cell::is_side(pos.cells[n.idx()], side)).count();
-                    early += sign * (self.square[i] + SHIELD * shield as i32);
+                    early += sign * (self.square[i] + self.shield * shield as i32);
                     late += sign * self.royal_late[i];
                 } else {
                     s += sign * self.square[i];
@@ -165,6 +157,8 @@ pub struct Evaluator {
     /// The hash of the position it evaluated and the pieces of its side to move that had one,
     /// where it counted moves by bitboards ([`attacks::Counts::capturers`]).
     capturers: Option<(u64, u64)>,
+    /// The weights in force when it was built ([`weights::current`]).
+    w: EvalWeights,
 }
 
 /// The cache has `2^CACHE_BITS` entries.
@@ -199,8 +193,9 @@ impl Evaluator {
                 valued.push((k, w, b, v));
             }
         }
-        let structure = Structure::new(preset, &values);
-        let tables = Tables::new(preset, &values, &officers, structure.as_ref());
+        let w = weights::current();
+        let structure = Structure::new(preset, &values, &w);
+        let tables = Tables::new(preset, &values, &officers, structure.as_ref(), &w);
         Evaluator {
             values,
             valued,
@@ -212,6 +207,7 @@ impl Evaluator {
             cache: vec![Cached::default(); 1 << CACHE_BITS],
             could_capture: true,
             capturers: None,
+            w,
         }
     }
 
@@ -272,7 +268,7 @@ impl Evaluator {
             return c.score;
         }
         let (mobility, attacks) = self.mobility(preset, pos);
-        let score = self.material(pos) + mobility + self.positional(preset, pos, attacks) + TEMPO;
+        let score = self.material(pos) + mobility + self.positional(preset, pos, attacks) + self.w.tempo;
         let (could_capture, capturers) = (self.could_capture, self.capturers.map(|(_, m)| m));
         self.cache[slot] = Cached { key: pos.hash, score, could_capture, capturers };
         score
@@ -313,7 +309,7 @@ impl Evaluator {
         for (side, sign) in [(Side::White, 1), (Side::Black, -1)] {
             let n = attacks[side.index()];
             let share = officers[side.index()].min(half);
-            s += sign * (ATTACK * n * n).min(ATTACK_MAX) * share / half;
+            s += sign * (self.w.attack * n * n).min(self.w.attack_max) * share / half;
         }
         if pos.side == Side::White { s } else { -s }
     }
@@ -369,10 +365,10 @@ pub fn set_learned(values: Vec<(String, f64)>) {
     }
 }
 
-/// Which learned values an evaluator built now would use: an evaluator kept from an earlier
-/// search is used again only while this is unchanged.
+/// Which learned values and weights an evaluator built now would use: an evaluator kept from an
+/// earlier search is used again only while this is unchanged (both counts only grow).
 pub fn generation() -> u64 {
-    LEARNED_GENERATION.load(Ordering::SeqCst)
+    LEARNED_GENERATION.load(Ordering::SeqCst) + weights::generation()
 }
 
 /// A kind's learned value in score units, if a values file named it (by name or label).

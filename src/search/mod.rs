@@ -10,7 +10,9 @@ pub mod repl_cmds;
 pub mod selfplay;
 mod structure;
 mod tt;
+pub mod tuning;
 pub mod values;
+pub mod weights;
 
 use crate::engine::Position;
 use crate::engine::turn::{Turn, format_turn};
@@ -203,6 +205,15 @@ impl Searcher {
             nodes: self.core.nodes,
             time_ms: self.core.elapsed_ms(),
             pv: texts,
+        })
+    }
+
+    /// The quiescence score for the side to move ([`Core::quiet_score`]).
+    pub fn quiet_score(&mut self, p: &Arc<Preset>, pos: &mut Position) -> Result<i32, SearchError> {
+        self.with_evaluator(p, |s, ev| match s.core.quiet_score(ev, p, pos) {
+            Ok(score) => Ok(score),
+            Err(Abort::Script(e)) => Err(SearchError::Script(e.render(p))),
+            Err(Abort::Stop) => Err(SearchError::Failed),
         })
     }
 

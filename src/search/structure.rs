@@ -3,29 +3,13 @@
 //! isolated ones, and open lines for the pieces that ride along files.
 
 use super::attacks::alone_on_each_square;
+use super::weights::EvalWeights;
 use crate::engine::board::{Sq, cell};
 use crate::engine::{Position, Side};
 use crate::preset::Preset;
 
-/// A promotable piece's bonus on the square next to its zone, as a share of what promoting gains.
-const PROMOTION_SHARE: i32 = 5;
 /// Boards wider than this get no structure terms (the per-file counts live on the stack).
 const MAX_FILES: usize = 32;
-/// The share of its promotion-distance bonus, in hundredths, that a pawn-like piece earns on the
-/// square tables whether passed or not: an enemy piece of its kind ahead will usually stop it, so
-/// advancing a blocked one (a rook's pawn) is worth little.
-pub(super) const UNPASSED: i32 = 25;
-/// A passed piece's extra bonus: its promotion-distance bonus times this share, in hundredths,
-/// with the opponent's officers all on the board (`EARLY`) and all gone (`LATE`).
-const PASSED_EARLY: i32 = 150 - UNPASSED;
-const PASSED_LATE: i32 = 250 - UNPASSED;
-/// Penalties per pawn-like piece, in hundredths of its own value: each one more on a file
-/// (doubled), and each one with no own piece of its kind on the files next to it (isolated).
-const DOUBLED: i32 = 12;
-const ISOLATED: i32 = 10;
-/// A file rider's bonus on a file with no own pawn-like piece (half) and no enemy one either (all),
-/// times the share of its empty-board moves that go along the file, doubled (a rook: all of it).
-const OPEN_FILE: i32 = 30;
 
 /// A pawn-like kind: promotable to something worth more, its moves all going one way along the
 /// ranks (for each side), never back.
@@ -50,6 +34,11 @@ pub struct Structure {
     found: Vec<(u8, Side, Sq)>,
     /// The terms of recent structures, by the hash of the pieces found ([`Kept`]).
     kept: Vec<Kept>,
+    /// The weights of the passed, doubled and isolated terms ([`EvalWeights`]).
+    passed_early: i32,
+    passed_late: i32,
+    doubled: i32,
+    isolated: i32,
 }
 
 /// The structure cache has `2^KEPT_BITS` entries.
@@ -88,7 +77,7 @@ impl Structure {
     }
 
     /// `None` where the preset has no pawn-like kind or its board is too wide.
-    pub fn new(preset: &Preset, values: &[i32; 128]) -> Option<Structure> {
+    pub fn new(preset: &Preset, values: &[i32; 128], w: &EvalWeights) -> Option<Structure> {
         let g = &preset.geo;
         if g.files > MAX_FILES {
             return None;
@@ -125,10 +114,10 @@ impl Structure {
                     0
                 };
                 if !kind.royal && rides && all > 0 {
-                    file_rider[code as usize] = OPEN_FILE * 2 * along / all;
+                    file_rider[code as usize] = w.open_file * 2 * along / all;
                 }
                 for &sq in &g.squares {
-                    bonus[side.index()][sq.idx()] = promotion_bonus(preset, values, k, side, sq);
+                    bonus[side.index()][sq.idx()] = promotion_bonus(preset, values, w.promotion, k, side, sq);
                 }
             }
             let promotes = bonus.iter().any(|b| b.iter().any(|&v| v > 0));
@@ -152,7 +141,17 @@ impl Structure {
         for (code, t) in tracked.iter_mut().enumerate() {
             *t = file_rider[code] != 0 || pawns.iter().any(|pk| pk.codes.contains(&(code as u8)));
         }
-        Some(Structure { pawns, file_rider, tracked, found: Vec::with_capacity(64), kept: vec![EMPTY; 1 << KEPT_BITS] })
+        Some(Structure {
+            pawns,
+            file_rider,
+            tracked,
+            found: Vec::with_capacity(64),
+            kept: vec![EMPTY; 1 << KEPT_BITS],
+            passed_early: w.passed_early,
+            passed_late: w.passed_late,
+            doubled: w.doubled,
+            isolated: w.isolated,
+        })
     }
 
     /// The structure terms, White minus Black; `late` of `full` is how far the officers have
@@ -163,7 +162,8 @@ impl Structure {
         let full = full.max(1);
         let late = late.clamp(0, full);
         // The passed pieces' signed bonuses weighed by how far the officers have gone.
-        let weigh = |b: i32| b * (PASSED_EARLY * (full - late) + PASSED_LATE * late) / (100 * full);
+        let (early_w, late_w) = (self.passed_early, self.passed_late);
+        let weigh = |b: i32| b * (early_w * (full - late) + late_w * late) / (100 * full);
         // The pieces these terms look at, found in one pass over each side's pieces (the rest of
         // the board is not walked again for each kind and term).
         let found = &mut self.found;
@@ -214,9 +214,9 @@ impl Structure {
                         let x = f as i32 + d;
                         if x < 0 || x >= files as i32 { NONE } else { fc[us][x as usize] }
                     };
-                    s -= sign * (c.n - 1) * pk.value * DOUBLED / 100;
+                    s -= sign * (c.n - 1) * pk.value * self.doubled / 100;
                     if near(-1).n == 0 && near(1).n == 0 {
-                        s -= sign * c.n * pk.value * ISOLATED / 100;
+                        s -= sign * c.n * pk.value * self.isolated / 100;
                     }
                 }
             }
@@ -264,8 +264,16 @@ impl Structure {
     }
 }
 
-/// What a promotable piece on `sq` gains, by its distance to the zone: see the evaluation's `Tables`.
-pub(super) fn promotion_bonus(preset: &Preset, values: &[i32; 128], k: usize, side: Side, sq: Sq) -> i32 {
+/// What a promotable piece on `sq` gains, by its distance to the zone: see the evaluation's `Tables`
+/// (`promotion`: the share of the gain next to the zone, in hundredths, [`EvalWeights`]).
+pub(super) fn promotion_bonus(
+    preset: &Preset,
+    values: &[i32; 128],
+    promotion: i32,
+    k: usize,
+    side: Side,
+    sq: Sq,
+) -> i32 {
     let Some(Some(pr)) = preset.promotions.get(k) else {
         return 0;
     };
@@ -289,5 +297,5 @@ pub(super) fn promotion_bonus(preset: &Preset, values: &[i32; 128], k: usize, si
     };
     let far = (g.files.max(g.ranks) as i32 - 1).max(1);
     let near = (far - d).max(0);
-    gain * near * near / (far * far * PROMOTION_SHARE)
+    gain * near * near * promotion / (far * far * 100)
 }
