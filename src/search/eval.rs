@@ -31,6 +31,11 @@ const SHIELD: i32 = 6;
 /// attacker's officers left (counted with mobility: [`super::attacks`]).
 const ATTACK: i32 = 3;
 const ATTACK_MAX: i32 = 500;
+/// Threats ([`attacks::Counts::threats`]): the share, in 64ths, of what a side's attacks on
+/// enemy pieces could win (a victim's value over its least valuable attacker, or its whole value
+/// when undefended) that counts for it: more for the side to move, which takes first.
+const THREAT_MOVER: i32 = 16;
+const THREAT_WAITER: i32 = 8;
 
 /// Positional terms computed once from the preset, by cell code and square: what a new preset
 /// gets with no tuning.
@@ -208,7 +213,10 @@ impl Evaluator {
             officers,
             tables,
             structure,
-            sets: AttackSets::new(preset),
+            sets: AttackSets::new(preset).map(|mut s| {
+                s.set_values(&values);
+                s
+            }),
             cache: vec![Cached::default(); 1 << CACHE_BITS],
             could_capture: true,
             capturers: None,
@@ -271,8 +279,9 @@ impl Evaluator {
             self.capturers = c.capturers.map(|m| (pos.hash, m));
             return c.score;
         }
-        let (mobility, attacks) = self.mobility(preset, pos);
-        let score = self.material(pos) + mobility + self.positional(preset, pos, attacks) + TEMPO;
+        let (mobility, attacks, threats) = self.mobility(preset, pos);
+        let score =
+            self.material(pos) + mobility + self.positional(preset, pos, attacks) + threat_score(threats) + TEMPO;
         let (could_capture, capturers) = (self.could_capture, self.capturers.map(|(_, m)| m));
         self.cache[slot] = Cached { key: pos.hash, score, could_capture, capturers };
         score
@@ -318,10 +327,11 @@ impl Evaluator {
         if pos.side == Side::White { s } else { -s }
     }
 
-    /// Pseudo-legal moves of the side to move minus the opponent's, and by side the moves of its
-    /// non-royal pieces onto the enemy royal piece's square or its neighbours: from the
-    /// bitboards where the preset allows ([`AttackSets`]), else from the move lists.
-    fn mobility(&mut self, preset: &Preset, pos: &mut Position) -> (i32, [i32; 2]) {
+    /// Pseudo-legal moves of the side to move minus the opponent's, by side the moves of its
+    /// non-royal pieces onto the enemy royal piece's square or its neighbours, and the side to
+    /// move's threats and the opponent's (0 without bitboards): from the bitboards where the
+    /// preset allows ([`AttackSets`]), else from the move lists.
+    fn mobility(&mut self, preset: &Preset, pos: &mut Position) -> (i32, [i32; 2], [i32; 2]) {
         let us = pos.side;
         let w = &self.tables.mobility;
         let c = match self.sets.as_ref().and_then(|s| s.count(preset, pos, &mut self.buf, w)) {
@@ -335,8 +345,14 @@ impl Evaluator {
             }
         };
         self.could_capture = c.could_capture;
-        ((c.weighted[us.index()] - c.weighted[us.other().index()]) / 8, c.near_royal)
+        let threats = [c.threats[us.index()], c.threats[us.other().index()]];
+        ((c.weighted[us.index()] - c.weighted[us.other().index()]) / 8, c.near_royal, threats)
     }
+}
+
+/// The threats' score for the side to move, from its threats and the opponent's.
+fn threat_score(threats: [i32; 2]) -> i32 {
+    (threats[0] * THREAT_MOVER - threats[1] * THREAT_WAITER) / 64
 }
 
 /// Run `fn evaluate`: with no parameter its result is added to `base`; with one it gets `base` and
