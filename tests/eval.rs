@@ -28,11 +28,12 @@ fn a_passed_pawn_is_worth_more() {
 }
 
 /// Makruk's pawns promote on the sixth rank and move only forward: pawn-like, so the same holds
-/// (the term comes from the declarations, not the preset's name).
+/// (the term comes from the declarations, not the preset's name). The black pawns stand on the
+/// seventh rank: on d6 the pawns would attack each other (a threat term of their own).
 #[test]
 fn a_passed_pawn_is_worth_more_in_makruk() {
-    let passed = static_eval("makruk", "7k/8/1p6/4P3/8/8/8/K7 w - - 0 1");
-    let stopped = static_eval("makruk", "7k/8/3p4/4P3/8/8/8/K7 w - - 0 1");
+    let passed = static_eval("makruk", "7k/1p6/8/4P3/8/8/8/K7 w - - 0 1");
+    let stopped = static_eval("makruk", "7k/3p4/8/4P3/8/8/8/K7 w - - 0 1");
     assert!(passed > stopped + 10, "passed {passed}, stopped {stopped}");
 }
 

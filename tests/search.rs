@@ -35,10 +35,11 @@ fn mate_in_one() {
 
 #[test]
 fn mate_in_two() {
-    // Morphy: 1. Ra6! bxa6 2. b7#; 1... Bc7 (or any bishop move) 2. Rxa7#. Depth 5: the quiet
-    // sacrifice comes late in the order and is searched reduced, so depth 4 finds it or not as
-    // the evaluation orders the moves (with the weighted mobility it prefers bxa7 there).
-    let (turn, score) = computer_plays("chess", "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", Limits::depth(5));
+    // Morphy: 1. Ra6! bxa6 2. b7#; 1... Bc7 (or any bishop move) 2. Rxa7#. Depth 15: after the
+    // quiet sacrifice Black is in zugzwang, and with the threat term (the pawn attacks the rook)
+    // its static score is high enough for null-move pruning and reverse futility to cut the
+    // node until the null move's reduced search sees the mate (depth 5 found it before the term).
+    let (turn, score) = computer_plays("chess", "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", Limits::depth(15));
     assert_eq!(turn, "R a1-a6");
     assert_eq!(herald::search::score_text(score), "win in 2");
 }
@@ -307,6 +308,37 @@ fn a_line_with_en_passant_is_named_turn_by_turn() {
         line.push(t);
     }
     assert_eq!(herald::protocol::moves::line_text(&p, &root, &line), "f7f5 e5f6 h4h3 g4g5");
+}
+
+/// Threats from the bitboard counts: a piece attacked by a less valuable one counts the
+/// difference, an undefended attacked piece its whole value, a defended one attacked by a more
+/// valuable piece nothing, and royal pieces never.
+#[test]
+fn threats_weigh_attacked_pieces() {
+    use herald::search::attacks::AttackSets;
+    // White's knight on d5 attacks the rook on c7 (undefended) and the bishop on e7 (defended by
+    // the king); White's rook on a1 attacks the pawn on a7 (defended by the rook on c7). Black
+    // attacks none of White's pieces.
+    let g = shipped("chess", Some("4k3/p1r1b3/8/3N4/8/8/8/R3K3 w - - 0 1"));
+    let mut sets = AttackSets::new(&g.preset).expect("chess has bitboards");
+    let mut values = [0; 128];
+    for (k, kind) in g.preset.kinds.iter().enumerate() {
+        for side in herald::engine::Side::BOTH {
+            values[herald::engine::board::cell::piece(k, side) as usize] = kind.value * 100;
+        }
+    }
+    sets.set_values(&values);
+    let mut pos = g.pos.clone();
+    let c = sets.count(&g.preset, &mut pos, &mut Vec::new(), &[1; 128]).expect("counted by bitboards");
+    // The rook: its whole value; the bishop: defended, and attacked by a piece of its value; the
+    // pawn: defended, and attacked by a more valuable piece.
+    assert_eq!(c.threats, [500, 0]);
+    // With the king on b8 the rook is defended: it counts what the knight is worth less; the
+    // bishop is defended by the rook.
+    let g = shipped("chess", Some("1k6/p1r1b3/8/3N4/8/8/8/R3K3 w - - 0 1"));
+    let mut pos = g.pos.clone();
+    let c = sets.count(&g.preset, &mut pos, &mut Vec::new(), &[1; 128]).expect("counted by bitboards");
+    assert_eq!(c.threats, [500 - 300, 0]);
 }
 
 /// The evaluation's counts from bitboard target sets (mobility, moves near the enemy royal

@@ -27,6 +27,11 @@ pub struct Counts {
     /// The side to move's pieces that have a capturing move, by bit ([`AttackSets::count`]
     /// only: [`AttackSets::capturers_moves`] lists their moves).
     pub capturers: Bits,
+    /// Per side, what its threats on enemy pieces could win, summed over the threatened pieces
+    /// ([`AttackSets::count`] only, with values set: [`AttackSets::set_values`]): a piece
+    /// attacked by a less valuable one counts the difference, an attacked piece its side does not
+    /// defend its whole value (royal pieces are never victims and never lesser attackers).
+    pub threats: [i32; 2],
 }
 
 /// Per cell code: the weight of one move of the piece (what [`Counts::weighted`] sums).
@@ -109,6 +114,9 @@ pub struct AttackSets {
     /// Per side, the cell codes of its kinds the tables do not describe (none on the board: a
     /// static exchange may be judged).
     unlisted: [Vec<u8>; 2],
+    /// Per cell code, the piece's value for [`Counts::threats`] (all 0 until
+    /// [`AttackSets::set_values`]: then there are no threats).
+    values: [i32; 128],
 }
 
 impl AttackSets {
@@ -181,7 +189,12 @@ impl AttackSets {
                 .map(|k| cell::piece(k, side))
                 .collect()
         });
-        Some(AttackSets { t, near, board, friendly, reach, native, unlisted })
+        Some(AttackSets { t, near, board, friendly, reach, native, unlisted, values: [0; 128] })
+    }
+
+    /// The piece values (per cell code) that [`Counts::threats`] weighs its victims and attackers by.
+    pub fn set_values(&mut self, values: &[i32; 128]) {
+        self.values = *values;
     }
 
     /// The counts [`listed`] gives, with each plainly moving piece's moves counted from its target
@@ -224,6 +237,9 @@ impl AttackSets {
         // Pieces that may take en passant now are listed (their target sets lack it).
         let ep = pos.ep.squares.iter().any(|&s| s != crate::engine::board::Sq::NONE);
         let mut c = Counts::default();
+        // What each side attacks (its own pieces included: those it defends), and per enemy
+        // piece attacked by a less valuable one the most such an attack gains (by the victim's bit).
+        let mut threats = Threats { attacked: [0; 2], lesser: [0; 2], gain: [0; 64] };
         for side in [us, us.other()] {
             let (own, enemy) = (bits[side.index()], bits[side.other().index()]);
             let ep = ep && cell::is_side(pos.cells[pos.ep.victim.idx()], side.other());
@@ -250,9 +266,18 @@ impl AttackSets {
                 let code = cell::code(cl);
                 let royal = pos.is_royal_code(cl);
                 let k = t.kinds[side][cell::kind(cl)].as_ref();
+                let attacker = if royal { i32::MAX } else { self.values[code as usize & 127] };
+                let b = t.bit_of[sq.idx()] as usize & 63;
                 let k = match k {
                     Some(k) if !(ep && (preset.movement.ep_capturers >> code) & 1 != 0) => k,
                     _ => {
+                        // Its attacks from its target set where it has one (en passant aside),
+                        // else from its captures.
+                        let attacks = match k {
+                            Some(k) => t.targets(k, b, || cell::unmoved(cl), 0, occ, empty, royals),
+                            None => 0,
+                        };
+                        threats.note(self, pos, side, attacks, enemy, attacker);
                         buf.clear();
                         pos.piece_pseudo_moves(preset, sq, buf);
                         moves += buf.len() as i32;
@@ -265,13 +290,22 @@ impl AttackSets {
                             if m.flags & (mflag::CAPTURE | mflag::EP) != 0 {
                                 takes = true;
                                 capturers |= 1u64 << (t.bit_of[sq.idx()] & 63);
+                                if k.is_none() && m.flags & mflag::CAPTURE != 0 {
+                                    threats.note(self, pos, side, to, enemy, attacker);
+                                }
                             }
                         }
                         continue;
                     }
                 };
-                let b = t.bit_of[sq.idx()] as usize & 63;
-                let to = t.targets(k, b, || cell::unmoved(cl), own, enemy, empty, royals);
+                // Its target set with every piece as a victim: the moves and what it defends,
+                // from one look-up (only a leap onto its own pieces, `d`, needs them as its own).
+                let all = t.targets(k, b, || cell::unmoved(cl), 0, occ, empty, royals);
+                let mut to = all & !own;
+                if k.friendly {
+                    to |= k.friend[b] & own & !royals;
+                }
+                threats.note(self, pos, side, all, enemy, attacker);
                 // Leaps onto the mover's own pieces (`d`) are captures too.
                 if to & occ != 0 {
                     takes = true;
@@ -313,7 +347,63 @@ impl AttackSets {
             }
         }
         pos.side = us;
+        for side in Side::BOTH {
+            c.threats[side.index()] = threats.sum(self, pos, side, bits[side.other().index()]);
+        }
         Some(c)
+    }
+}
+
+/// The attacks [`AttackSets::count`] gathers for [`Counts::threats`].
+struct Threats {
+    /// Per side, the squares its pieces attack.
+    attacked: [Bits; 2],
+    /// Per side, the enemy pieces it attacks with a less valuable piece, by bit.
+    lesser: [Bits; 2],
+    /// Per victim bit in `lesser`: the most a lesser attacker gains taking it.
+    gain: [i32; 64],
+}
+
+impl Threats {
+    /// A piece of `side` worth `attacker` attacks the squares `attacks`.
+    #[inline(always)]
+    fn note(&mut self, sets: &AttackSets, pos: &Position, side: Side, attacks: Bits, enemy: Bits, attacker: i32) {
+        self.attacked[side.index()] |= attacks;
+        let mut hits = attacks & enemy;
+        while hits != 0 {
+            let vb = hits.trailing_zeros() as usize & 63;
+            hits &= hits - 1;
+            let victim = sets.values[cell::code(pos.cells[sets.t.square_of[vb].idx()]) as usize & 127];
+            if victim > attacker {
+                let g = victim - attacker;
+                if self.lesser[side.index()] & (1 << vb) == 0 || self.gain[vb] < g {
+                    self.gain[vb] = g;
+                }
+                self.lesser[side.index()] |= 1 << vb;
+            }
+        }
+    }
+
+    /// What `side`'s threats on the enemy pieces `enemy` could win, summed over its victims.
+    #[inline(always)]
+    fn sum(&self, sets: &AttackSets, pos: &Position, side: Side, enemy: Bits) -> i32 {
+        let defended = self.attacked[side.other().index()];
+        let mut victims = self.attacked[side.index()] & enemy;
+        let mut total = 0;
+        while victims != 0 {
+            let vb = victims.trailing_zeros() as usize & 63;
+            victims &= victims - 1;
+            let cl = pos.cells[sets.t.square_of[vb].idx()];
+            if pos.is_royal_code(cl) {
+                continue;
+            }
+            let mut g = if self.lesser[side.index()] & (1 << vb) != 0 { self.gain[vb] } else { 0 };
+            if defended & (1 << vb) == 0 {
+                g = g.max(sets.values[cell::code(cl) as usize & 127]);
+            }
+            total += g;
+        }
+        total
     }
 }
 

@@ -203,7 +203,10 @@ impl Evaluator {
             officers,
             tables,
             structure,
-            sets: AttackSets::new(preset),
+            sets: AttackSets::new(preset).map(|mut s| {
+                s.set_values(&values);
+                s
+            }),
             cache: vec![Cached::default(); 1 << CACHE_BITS],
             could_capture: true,
             capturers: None,
@@ -267,8 +270,12 @@ impl Evaluator {
             self.capturers = c.capturers.map(|m| (pos.hash, m));
             return c.score;
         }
-        let (mobility, attacks) = self.mobility(preset, pos);
-        let score = self.material(pos) + mobility + self.positional(preset, pos, attacks) + self.w.tempo;
+        let (mobility, attacks, threats) = self.mobility(preset, pos);
+        let score = self.material(pos)
+            + mobility
+            + self.positional(preset, pos, attacks)
+            + self.threat_score(threats)
+            + self.w.tempo;
         let (could_capture, capturers) = (self.could_capture, self.capturers.map(|(_, m)| m));
         self.cache[slot] = Cached { key: pos.hash, score, could_capture, capturers };
         score
@@ -286,6 +293,11 @@ impl Evaluator {
             }
         }
         if pos.side == Side::White { s } else { -s }
+    }
+
+    /// The threats' score for the side to move, from its threats and the opponent's.
+    fn threat_score(&self, threats: [i32; 2]) -> i32 {
+        (threats[0] * self.w.threat_mover - threats[1] * self.w.threat_waiter) / 64
     }
 
     /// The positional terms of [`Tables`] and royal safety, seen from the side to move.
@@ -314,10 +326,11 @@ impl Evaluator {
         if pos.side == Side::White { s } else { -s }
     }
 
-    /// Pseudo-legal moves of the side to move minus the opponent's, and by side the moves of its
-    /// non-royal pieces onto the enemy royal piece's square or its neighbours: from the
-    /// bitboards where the preset allows ([`AttackSets`]), else from the move lists.
-    fn mobility(&mut self, preset: &Preset, pos: &mut Position) -> (i32, [i32; 2]) {
+    /// Pseudo-legal moves of the side to move minus the opponent's, by side the moves of its
+    /// non-royal pieces onto the enemy royal piece's square or its neighbours, and the side to
+    /// move's threats and the opponent's (0 without bitboards): from the bitboards where the
+    /// preset allows ([`AttackSets`]), else from the move lists.
+    fn mobility(&mut self, preset: &Preset, pos: &mut Position) -> (i32, [i32; 2], [i32; 2]) {
         let us = pos.side;
         let w = &self.tables.mobility;
         let c = match self.sets.as_ref().and_then(|s| s.count(preset, pos, &mut self.buf, w)) {
@@ -331,7 +344,8 @@ impl Evaluator {
             }
         };
         self.could_capture = c.could_capture;
-        ((c.weighted[us.index()] - c.weighted[us.other().index()]) / 8, c.near_royal)
+        let threats = [c.threats[us.index()], c.threats[us.other().index()]];
+        ((c.weighted[us.index()] - c.weighted[us.other().index()]) / 8, c.near_royal, threats)
     }
 }
 

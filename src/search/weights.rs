@@ -45,9 +45,15 @@ pub struct EvalWeights {
     /// A file rider's bonus on a file with no own pawn-like piece (half) and no enemy one either
     /// (all), times the share of its empty-board moves that go along the file, doubled.
     pub open_file: i32,
+    /// Threats (`attacks::Counts::threats`): the share, in 64ths, of what a side's attacks on
+    /// enemy pieces could win (a victim's value over its least valuable attacker, or its whole
+    /// value when undefended) that counts for it: more for the side to move, which takes first.
+    pub threat_mover: i32,
+    pub threat_waiter: i32,
 }
 
-/// The built-in weights (set by hand, then by `bench/tune.py` on chess: README).
+/// The built-in weights, set by hand (weights tuned by `bench/tune.py` on chess did not play
+/// better: README).
 pub const DEFAULT: EvalWeights = EvalWeights {
     tempo: 10,
     mobility: 16,
@@ -63,6 +69,8 @@ pub const DEFAULT: EvalWeights = EvalWeights {
     doubled: 12,
     isolated: 10,
     open_file: 30,
+    threat_mover: 16,
+    threat_waiter: 8,
 };
 
 /// A weight's bounds in a file: wide enough for any tuning, narrow enough that no term overflows.
@@ -88,6 +96,8 @@ impl EvalWeights {
             ("DOUBLED", self.doubled),
             ("ISOLATED", self.isolated),
             ("OPEN_FILE", self.open_file),
+            ("THREAT_MOVER", self.threat_mover),
+            ("THREAT_WAITER", self.threat_waiter),
         ]
     }
 
@@ -107,6 +117,8 @@ impl EvalWeights {
             "DOUBLED" => &mut self.doubled,
             "ISOLATED" => &mut self.isolated,
             "OPEN_FILE" => &mut self.open_file,
+            "THREAT_MOVER" => &mut self.threat_mover,
+            "THREAT_WAITER" => &mut self.threat_waiter,
             _ => return None,
         })
     }
