@@ -158,6 +158,7 @@ impl Core {
         self.first_best = None;
         self.last_score = None;
         self.history.age();
+        self.tt.new_search();
         for p in &mut self.plies {
             p.killers = [None, None];
             p.null = false;
@@ -361,7 +362,7 @@ impl Core {
             return Ok(score);
         }
         let mut turns = std::mem::take(&mut self.plies[ply].turns);
-        let tt_turn = entry.map(|e| e.turn);
+        let tt_turn = entry.map_or(0, |e| e.turn);
         let r = self.search_turns(ev, p, pos, depth, ply, alpha, beta, tt_turn, in_check, &mut turns);
         self.plies[ply].turns = turns;
         let (best, best_turn) = r?;
@@ -372,7 +373,7 @@ impl Core {
         } else {
             Bound::Upper
         };
-        self.tt.store(pos.hash, ply, best_turn.unwrap_or_default(), best, depth as i16, bound);
+        self.tt.store(pos.hash, ply, best_turn.as_ref().map_or(0, order::word), best, depth, bound);
         Ok(best)
     }
 
@@ -444,7 +445,7 @@ impl Core {
         ply: usize,
         mut alpha: i32,
         beta: i32,
-        tt_turn: Option<Turn>,
+        tt_turn: u64,
         in_check: bool,
         turns: &mut Vec<Turn>,
     ) -> R<(i32, Option<Turn>)> {
@@ -735,7 +736,7 @@ impl Core {
         turns.dedup_by_key(|t| capture_move(t));
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
         let mut judge = std::mem::take(&mut self.plies[ply].judge);
-        order::score(ev, pos, turns, None, &[None, None], None, &self.history, &mut scores, &mut judge);
+        order::score(ev, pos, turns, 0, &[None, None], None, &self.history, &mut scores, &mut judge);
         for i in 0..turns.len() {
             order::pick(ev, p, pos, turns, &mut scores, &mut judge, i);
             let t = turns[i];
