@@ -16,6 +16,19 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a node's best score is, searched within `alpha..beta`.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// What a probe finds: the best turn as its word (`order::word`, 0: none), the score relative to
 /// the ply probed, the depth searched and the kind of bound.
 #[derive(Clone, Copy, Debug)]
@@ -24,6 +37,18 @@ pub struct Entry {
     pub score: i32,
     pub depth: i16,
     pub bound: Bound,
+}
+
+impl Entry {
+    /// Whether the score settles a node searched within `alpha..beta` (deep enough).
+    #[inline]
+    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
+        }
+    }
 }
 
 /// One stored result in 20 bytes: the turn word split in two words so that three slots fill a
