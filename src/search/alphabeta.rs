@@ -158,6 +158,7 @@ impl Core {
         self.first_best = None;
         self.last_score = None;
         self.history.age();
+        self.tt.new_search();
         for p in &mut self.plies {
             p.killers = [None, None];
             p.null = false;
@@ -343,11 +344,7 @@ impl Core {
         if ply > 0
             && let Some(e) = entry
             && e.depth >= depth as i16
-            && match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => e.score >= beta,
-                Bound::Upper => e.score <= alpha,
-            }
+            && e.cuts(alpha, beta)
         {
             return Ok(e.score);
         }
@@ -370,18 +367,18 @@ impl Core {
             return Ok(score);
         }
         let mut turns = std::mem::take(&mut self.plies[ply].turns);
-        let tt_turn = entry.map(|e| e.turn);
+        let tt_turn = entry.map_or(0, |e| e.turn);
         let r = self.search_turns(ev, p, pos, depth, ply, alpha, beta, tt_turn, in_check, &mut turns);
         self.plies[ply].turns = turns;
         let (best, best_turn) = r?;
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(pos.hash, ply, best_turn.unwrap_or_default(), best, depth as i16, bound);
+        self.tt.store(
+            pos.hash,
+            ply,
+            best_turn.as_ref().map_or(0, order::word),
+            best,
+            depth,
+            Bound::of(best, alpha, beta),
+        );
         Ok(best)
     }
 
@@ -453,7 +450,7 @@ impl Core {
         ply: usize,
         mut alpha: i32,
         beta: i32,
-        tt_turn: Option<Turn>,
+        tt_turn: u64,
         in_check: bool,
         turns: &mut Vec<Turn>,
     ) -> R<(i32, Option<Turn>)> {
@@ -662,7 +659,10 @@ impl Core {
         pv.extend_from_slice(&tail[0].pv);
     }
 
-    /// Captures only, until the position is quiet; the side to move may stand pat.
+    /// Captures only, until the position is quiet; the side to move may stand pat. The table is
+    /// probed (any entry is at least as deep as quiescence) and keeps the result at depth 0, so
+    /// that captures met again in another order are not searched again, and the best capture
+    /// found comes first when the position is met again.
     #[allow(clippy::too_many_arguments)]
     fn quiesce(
         &mut self,
@@ -681,10 +681,23 @@ impl Core {
                 return Ok(over_score(&over, pos, ply));
             }
         }
+        let entry = self.tt.probe(pos.hash, ply);
+        if let Some(e) = entry
+            && e.depth >= 0
+            && e.cuts(alpha, beta)
+        {
+            return Ok(e.score);
+        }
+        let tt_turn = entry.map_or(0, |e| e.turn);
         let mut turns = std::mem::take(&mut self.plies[ply].turns);
-        let r = self.quiet_turns(ev, p, pos, ply, alpha, beta, qdepth, &mut turns);
+        let r = self.quiet_turns(ev, p, pos, ply, alpha, beta, qdepth, tt_turn, &mut turns);
         self.plies[ply].turns = turns;
-        r
+        let (best, best_turn) = r?;
+        // Not while capture sequences are cut short (the first iteration, root scoring).
+        if self.may_stop {
+            self.tt.store(pos.hash, ply, best_turn, best, 0, Bound::of(best, alpha, beta));
+        }
+        Ok(best)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -697,8 +710,9 @@ impl Core {
         mut alpha: i32,
         beta: i32,
         qdepth: usize,
+        tt_turn: u64,
         turns: &mut Vec<Turn>,
-    ) -> R<i32> {
+    ) -> R<(i32, u64)> {
         // In check, the turns are generated first so that a mate at the horizon is scored as one.
         // Otherwise a quiet position (no pseudo-legal capture, found by the evaluation) stands
         // pat without generating whole turns, which is costly for scripted presets.
@@ -717,34 +731,34 @@ impl Core {
         if !checked {
             stand = ev.evaluate(p, pos)?;
             if stand >= beta || qdepth >= max_qdepth || ply >= MAX_PLY || !ev.could_capture {
-                return Ok(stand);
+                return Ok((stand, 0));
             }
         }
         if checked {
             self.generate(p, pos, turns)?;
             if turns.is_empty() {
-                return Ok(over_score(&pos.no_moves_result(p), pos, ply));
+                return Ok((over_score(&pos.no_moves_result(p), pos, ply), 0));
             }
             stand = ev.evaluate(p, pos)?;
             if stand >= beta || qdepth >= max_qdepth || ply >= MAX_PLY {
-                return Ok(stand);
+                return Ok((stand, 0));
             }
             turns.retain(|t| capture_move(t).is_some());
         } else {
             // Out of check, where only captures are listed, a side with no legal turn at all
             // (stalemate) stands pat, as it did when the evaluation saw no capture.
             if !self.generate_captures(ev, p, pos, turns)? {
-                return Ok(over_score(&pos.no_moves_result(p), pos, ply));
+                return Ok((over_score(&pos.no_moves_result(p), pos, ply), 0));
             }
         }
         alpha = alpha.max(stand);
-        let mut best = stand;
+        let mut best = (stand, 0);
         // Each capture once: the turn's other parts (a square built, say) multiply the tree
         // without changing what is taken. Variants of one move are generated together.
         turns.dedup_by_key(|t| capture_move(t));
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
         let mut judge = std::mem::take(&mut self.plies[ply].judge);
-        order::score(ev, pos, turns, None, &[None, None], None, &self.history, &mut scores, &mut judge);
+        order::score(ev, pos, turns, tt_turn, &[None, None], None, &self.history, &mut scores, &mut judge);
         for i in 0..turns.len() {
             order::pick(ev, p, pos, turns, &mut scores, &mut judge, i);
             let t = turns[i];
@@ -759,8 +773,8 @@ impl Core {
             let r = self.quiesce(ev, p, pos, ply + 1, -beta, -alpha, qdepth + 1);
             pos.unmake();
             let score = -r?;
-            if score > best {
-                best = score;
+            if score > best.0 {
+                best = (score, order::word(&t));
             }
             if score > alpha {
                 alpha = score;

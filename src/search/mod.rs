@@ -23,7 +23,7 @@ pub use limits::{Limits, MATE, MATE_BOUND, MAX_PLY};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-/// The table has `2^TT_BITS` entries (about 48 bytes each).
+/// The table has `2^TT_BITS` buckets of three entries (64 bytes each: 16 MB).
 const TT_BITS: u32 = 18;
 
 /// What a search found: the turn to play, its score for the side to move, and how it got there.

@@ -102,14 +102,14 @@ impl History {
     }
 }
 
-/// Ordering scores for `turns`, higher first, and in `judge` what each loses if its capture,
-/// left to judge, loses material ([`pick`] judges it).
+/// Ordering scores for `turns`, higher first (the table's turn, by its [`word`], first), and in
+/// `judge` what each loses if its capture, left to judge, loses material ([`pick`] judges it).
 #[allow(clippy::too_many_arguments)]
 pub fn score(
     ev: &Evaluator,
     pos: &Position,
     turns: &[Turn],
-    tt: Option<Turn>,
+    tt: u64,
     killers: &[Option<Turn>; 2],
     counter: Option<Turn>,
     history: &History,
@@ -118,11 +118,10 @@ pub fn score(
 ) {
     out.clear();
     judge.clear();
-    let (tt, k0, k1, counter) =
-        (Sought::new(tt), Sought::new(killers[0]), Sought::new(killers[1]), Sought::new(counter));
+    let (k0, k1, counter) = (Sought::new(killers[0]), Sought::new(killers[1]), Sought::new(counter));
     out.extend(turns.iter().map(|t| {
         let h = head(t);
-        if tt.is(h, t) {
+        if tt != 0 && word_from(h, t) == tt {
             judge.push(0);
             return TT_TURN;
         }
@@ -163,18 +162,47 @@ pub fn score(
 /// then compared as turns.
 #[inline]
 fn head(t: &Turn) -> u64 {
+    t.parts().first().map_or(0, part_word)
+}
+
+/// One part in a word, exactly: a move's squares take 12 bits each (a board has at most 32 x 70
+/// cells), so its promotion, flags, castling rule and gated piece fit too.
+#[inline]
+fn part_word(p: &TurnPart) -> u64 {
     let sq = |s: &crate::engine::board::Sq| s.idx() as u64;
-    match t.parts().first() {
-        Some(TurnPart::Move(m)) => {
-            1 << 60 | sq(&m.from) << 32 | sq(&m.to) << 16 | (m.promo as u64) << 8 | m.flags as u64
+    match p {
+        TurnPart::Move(m) => {
+            1 << 60
+                | (m.gate as u64) << 48
+                | (m.extra as u64) << 40
+                | (m.flags as u64) << 32
+                | (m.promo as u64) << 24
+                | (sq(&m.to) & 0xfff) << 12
+                | sq(&m.from) & 0xfff
         }
-        Some(TurnPart::Drop(code, at)) => 2 << 60 | (*code as u64) << 32 | sq(at),
-        Some(TurnPart::Remove(at)) => 3 << 60 | sq(at),
-        Some(TurnPart::Construct(at)) => 4 << 60 | sq(at),
-        Some(TurnPart::Destroy(at)) => 5 << 60 | sq(at),
-        Some(TurnPart::Discard(code)) => 6 << 60 | *code as u64,
-        None => 0,
+        TurnPart::Drop(code, at) => 2 << 60 | (*code as u64) << 32 | sq(at),
+        TurnPart::Remove(at) => 3 << 60 | sq(at),
+        TurnPart::Construct(at) => 4 << 60 | sq(at),
+        TurnPart::Destroy(at) => 5 << 60 | sq(at),
+        TurnPart::Discard(code) => 6 << 60 | *code as u64,
     }
+}
+
+/// A turn in a word, as the transposition table keeps it (0: no turn): its part's word when it
+/// has one (exact), else a hash of its parts' words with the top bit set (a collision between
+/// two turns of one position would only misorder them).
+#[inline]
+pub fn word(t: &Turn) -> u64 {
+    word_from(head(t), t)
+}
+
+#[inline]
+fn word_from(head: u64, t: &Turn) -> u64 {
+    if t.parts().len() <= 1 {
+        return head;
+    }
+    let h = t.parts().iter().fold(0u64, |h, p| (h ^ part_word(p)).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(31));
+    h | 1 << 63
 }
 
 /// A turn to look for among those scored: its head word ([`head`]; none: `u64::MAX`, no turn's).
