@@ -121,7 +121,7 @@ pub fn score(
     let (k0, k1, counter) = (Sought::new(killers[0]), Sought::new(killers[1]), Sought::new(counter));
     out.extend(turns.iter().map(|t| {
         let h = head(t);
-        if tt != 0 && word_from(h, t) == tt {
+        if tt != 0 && is_word(tt, h, t) {
             judge.push(0);
             return TT_TURN;
         }
@@ -203,6 +203,15 @@ fn word_from(head: u64, t: &Turn) -> u64 {
     }
     let h = t.parts().iter().fold(0u64, |h, p| (h ^ part_word(p)).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(31));
     h | 1 << 63
+}
+
+/// Whether `t`, with head word `h`, is the turn of word `w`, as `word(t) == w` would tell but
+/// hashing the parts only of several-part turns when `w` is one's (a one-part word is its head;
+/// a several-part word has bit 63 set): most turns are told apart from the table's turn by their
+/// length and head alone.
+#[inline]
+fn is_word(w: u64, h: u64, t: &Turn) -> bool {
+    if w >> 63 == 0 { t.parts().len() <= 1 && h == w } else { t.parts().len() > 1 && word_from(h, t) == w }
 }
 
 /// A turn to look for among those scored: its head word ([`head`]; none: `u64::MAX`, no turn's).
