@@ -11,7 +11,7 @@ use super::order::{self, History, QUIET_BELOW, capture_move};
 use super::tt::{Bound, Table};
 use crate::engine::position::mflag;
 use crate::engine::turn::Turn;
-use crate::engine::{GameOver, Move, Position};
+use crate::engine::{GameOver, Move, Position, Side};
 use crate::play::turngen::{self, PlayError};
 use crate::preset::{EndRule, Preset};
 use crate::script::ScriptError;
@@ -62,6 +62,12 @@ const SEE_CAPTURE: i32 = 100;
 /// the first `late_moves(depth, improving)` tried are not searched (those ordered that late
 /// rarely cut, and a node this near the horizon has little to lose).
 const LMP_DEPTH: i32 = 4;
+/// Null-move verification: a null move that cuts at this depth or more, or where the side to
+/// move has at most `VERIFY_OFFICERS` officers (zugzwang is likelier with fewer pieces to move),
+/// is checked by a normal search at the null move's reduced depth in which that side may not pass
+/// for the next plies; only if that search also keeps beta does the node cut.
+const VERIFY_DEPTH: i32 = 12;
+const VERIFY_OFFICERS: usize = 1;
 /// A ply's static score when it has none (in check, or not evaluated).
 const NO_STAT: i32 = i32::MIN;
 
@@ -109,6 +115,9 @@ pub struct Core {
     /// Whether the preset's first repetition rule draws: then a position met again in the search
     /// (once is enough) is scored a draw, as the side that repeats can repeat again.
     repetition_draws: bool,
+    /// While a null move's cut is being verified: the side that may not pass, and the ply up to
+    /// which it may not (0: none).
+    verify: (Side, usize),
 }
 
 /// The score of a finished game for the side to move, `ply` plies from the root.
@@ -137,6 +146,7 @@ impl Core {
             first_best: None,
             stop: None,
             repetition_draws: false,
+            verify: (Side::White, 0),
         }
     }
 
@@ -157,6 +167,7 @@ impl Core {
         self.can_stop = false;
         self.first_best = None;
         self.last_score = None;
+        self.verify.1 = 0;
         self.history.age();
         self.tt.new_search();
         for p in &mut self.plies {
@@ -397,7 +408,8 @@ impl Core {
     /// a reduced search, a real turn would too. Not where passing may be the best turn
     /// (zugzwang): in check, with nothing but royal and promotable pieces (pawns, men), where
     /// captures are compulsory or checks are forbidden, or where rule scripts run (their hooks may
-    /// count turns). Not in principal-variation nodes, nor twice in a row.
+    /// count turns). Not in principal-variation nodes, nor twice in a row. A cut is verified
+    /// (`verified`) where the side to move has at most `VERIFY_OFFICERS` officers, or deep enough.
     #[allow(clippy::too_many_arguments)]
     fn null_move(
         &mut self,
@@ -421,6 +433,7 @@ impl Core {
             || p.must_capture
             || p.no_checks
             || !ev.has_officers(pos, pos.side)
+            || (ply < self.verify.1 && pos.side == self.verify.0)
             || ev.evaluate(p, pos)? < beta
         {
             return Ok(None);
@@ -434,7 +447,31 @@ impl Core {
         self.plies[ply + 1].null = false;
         pos.unmake();
         let score = -r?;
-        Ok((score >= beta).then_some(beta))
+        if score < beta {
+            return Ok(None);
+        }
+        if self.verify.1 > 0 || (depth < VERIFY_DEPTH && ev.officer_count(pos, pos.side) > VERIFY_OFFICERS) {
+            return Ok(Some(beta));
+        }
+        Ok(self.verified(ev, p, pos, depth - reduce, ply, beta)?.then_some(beta))
+    }
+
+    /// Whether a normal search `depth` plies deep, with the side to move forbidden to pass for
+    /// the next plies (three quarters of them, as Stockfish does), still keeps beta: the check of
+    /// a null move's cut, which fails where passing was the side's best turn (zugzwang).
+    fn verified(
+        &mut self,
+        ev: &mut Evaluator,
+        p: &Preset,
+        pos: &mut Position,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+    ) -> R<bool> {
+        self.verify = (pos.side, ply + (3 * depth.max(0) / 4) as usize + 1);
+        let r = self.negamax(ev, p, pos, depth, ply, beta - 1, beta);
+        self.verify.1 = 0;
+        Ok(r? >= beta)
     }
 
     /// Try each legal turn in order: the best score and turn (none when no turn could be played).
