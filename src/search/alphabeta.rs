@@ -409,7 +409,7 @@ impl Core {
     /// (zugzwang): in check, with nothing but royal and promotable pieces (pawns, men), where
     /// captures are compulsory or checks are forbidden, or where rule scripts run (their hooks may
     /// count turns). Not in principal-variation nodes, nor twice in a row. A cut is verified
-    /// (`verified`) where the side to move has at most `VERIFY_OFFICERS` officers, or deep enough.
+    /// (below) where the side to move has at most `VERIFY_OFFICERS` officers, or deep enough.
     #[allow(clippy::too_many_arguments)]
     fn null_move(
         &mut self,
@@ -453,25 +453,14 @@ impl Core {
         if self.verify.1 > 0 || (depth < VERIFY_DEPTH && ev.officer_count(pos, pos.side) > VERIFY_OFFICERS) {
             return Ok(Some(beta));
         }
-        Ok(self.verified(ev, p, pos, depth - reduce, ply, beta)?.then_some(beta))
-    }
-
-    /// Whether a normal search `depth` plies deep, with the side to move forbidden to pass for
-    /// the next plies (three quarters of them, as Stockfish does), still keeps beta: the check of
-    /// a null move's cut, which fails where passing was the side's best turn (zugzwang).
-    fn verified(
-        &mut self,
-        ev: &mut Evaluator,
-        p: &Preset,
-        pos: &mut Position,
-        depth: i32,
-        ply: usize,
-        beta: i32,
-    ) -> R<bool> {
+        // Verification: a normal search at the reduced depth in which this side may not pass for
+        // the next three quarters of its plies (as Stockfish does) must keep beta too; it fails
+        // where passing was the side's best turn (zugzwang).
+        let depth = depth - reduce;
         self.verify = (pos.side, ply + (3 * depth.max(0) / 4) as usize + 1);
         let r = self.negamax(ev, p, pos, depth, ply, beta - 1, beta);
         self.verify.1 = 0;
-        Ok(r? >= beta)
+        Ok((r? >= beta).then_some(beta))
     }
 
     /// Try each legal turn in order: the best score and turn (none when no turn could be played).
