@@ -68,6 +68,13 @@ const LMP_DEPTH: i32 = 4;
 /// for the next plies; only if that search also keeps beta does the node cut.
 const VERIFY_DEPTH: i32 = 12;
 const VERIFY_OFFICERS: usize = 1;
+/// Singular extensions: in a node at least `SINGULAR_DEPTH` deep whose table entry (at most 3
+/// plies shallower) holds a turn and a lower bound, the other turns are searched at half depth
+/// against that bound less `SINGULAR_MARGIN` per ply; if none reaches it, the table turn is
+/// singular (the node's value rests on it) and is searched a ply deeper. If they reach it and it
+/// beats beta too, several turns cut: the node is cut without a search (multi-cut).
+const SINGULAR_DEPTH: i32 = 6;
+const SINGULAR_MARGIN: i32 = 2;
 /// A ply's static score when it has none (in check, or not evaluated).
 const NO_STAT: i32 = i32::MIN;
 
@@ -88,6 +95,10 @@ struct PlyData {
     /// The static score at this ply (`NO_STAT` if none), to tell whether the side to move is
     /// improving on its position two plies before.
     stat: i32,
+    /// The table turn's word left out of this ply's turns (a singular extension's search; 0:
+    /// none), and the one searched a ply deeper (singular; 0: none).
+    excluded: u64,
+    singular: u64,
 }
 
 /// The searcher: its table survives between searches (within one game).
@@ -379,7 +390,39 @@ impl Core {
         }
         let mut turns = std::mem::take(&mut self.plies[ply].turns);
         let tt_turn = entry.map_or(0, |e| e.turn);
+        let mut singular = 0;
+        if let Some(e) = entry
+            && ply > 0
+            && depth >= SINGULAR_DEPTH
+            && e.turn != 0
+            && e.depth >= depth as i16 - 3
+            && e.bound != Bound::Upper
+            && e.score.abs() < MATE_BOUND
+            && self.may_stop
+            && ply < MAX_PLY / 2
+        {
+            // The other turns (none legal: singular too), against the table's bound less the margin.
+            let sbeta = e.score - SINGULAR_MARGIN * depth;
+            self.plies[ply].excluded = e.turn;
+            let r = self.search_turns(ev, p, pos, depth / 2, ply, sbeta - 1, sbeta, 0, in_check, &mut turns);
+            self.plies[ply].excluded = 0;
+            match r {
+                Err(a) => {
+                    self.plies[ply].turns = turns;
+                    return Err(a);
+                }
+                Ok((best, Some(_))) if best >= sbeta => {
+                    if sbeta >= beta {
+                        self.plies[ply].turns = turns;
+                        return Ok(sbeta);
+                    }
+                }
+                Ok(_) => singular = e.turn,
+            }
+        }
+        self.plies[ply].singular = singular;
         let r = self.search_turns(ev, p, pos, depth, ply, alpha, beta, tt_turn, in_check, &mut turns);
+        self.plies[ply].singular = 0;
         self.plies[ply].turns = turns;
         let (best, best_turn) = r?;
         self.tt.store(
@@ -542,6 +585,10 @@ impl Core {
         for i in 0..turns.len() {
             order::pick(ev, p, pos, turns, &mut scores, &mut judge, i);
             let t = turns[i];
+            let word = if self.plies[ply].excluded | self.plies[ply].singular != 0 { order::word(&t) } else { 0 };
+            if word != 0 && word == self.plies[ply].excluded {
+                continue;
+            }
             let quiet = scores[i] < QUIET_BELOW;
             // Late-move pruning: not even played (a late quiet check goes unseen, as beyond the
             // horizon), so it costs neither its hooks nor a node.
@@ -584,7 +631,8 @@ impl Core {
             } else {
                 0
             };
-            let r = self.child(ev, p, pos, depth, ply, alpha, beta, searched == 0, reduce);
+            let extend = (word != 0 && word == self.plies[ply].singular) as i32;
+            let r = self.child(ev, p, pos, depth + extend, ply, alpha, beta, searched == 0, reduce);
             pos.unmake();
             let score = r?;
             searched += 1;
