@@ -34,16 +34,12 @@ fn mate_in_one() {
 }
 
 #[test]
-#[ignore = "known limitation: null-move pruning in zugzwang (README, issue 25)"]
 fn mate_in_two() {
-    // Morphy: 1. Ra6! bxa6 2. b7#; 1... Bc7 (or any bishop move) 2. Rxa7#. Found at depth 5
-    // before the threat term. After the quiet sacrifice Black is in zugzwang, and the threat term
-    // (its pawn attacks the rook) lifts Black's static score above beta, so null-move pruning is
-    // tried there and the pass hides the mate: with the bucket table too, no depth up to 24 finds
-    // it (1. Ra4 instead). Refusing the null move to a side with a lone officer finds it at depth
-    // 5 again but cost Elo -22 (-54..+9) in 300 games; the next thing to try is judging whether
-    // a pass keeps beta without the side to move's own threats (passing gives the opponent time
-    // to meet them). Kept as the target.
+    // Morphy: 1. Ra6! bxa6 2. b7#; 1... Bc7 (or any bishop move) 2. Rxa7#. After the quiet
+    // sacrifice Black is in zugzwang, and the threat term (its pawn attacks the rook) lifts
+    // Black's static score above beta, so null-move pruning is tried there and the pass hides the
+    // mate: no depth up to 24 found it. A null move's cut is now verified where the side to move
+    // has one officer at most (a search without its passes, alphabeta.rs): found at depth 4.
     let (turn, score) = computer_plays("chess", "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1", Limits::depth(5));
     assert_eq!(turn, "R a1-a6");
     assert_eq!(herald::search::score_text(score), "win in 2");

@@ -11,7 +11,7 @@ use super::order::{self, History, QUIET_BELOW, capture_move};
 use super::tt::{Bound, Table};
 use crate::engine::position::mflag;
 use crate::engine::turn::Turn;
-use crate::engine::{GameOver, Move, Position};
+use crate::engine::{GameOver, Move, Position, Side};
 use crate::play::turngen::{self, PlayError};
 use crate::preset::{EndRule, Preset};
 use crate::script::ScriptError;
@@ -62,6 +62,19 @@ const SEE_CAPTURE: i32 = 100;
 /// the first `late_moves(depth, improving)` tried are not searched (those ordered that late
 /// rarely cut, and a node this near the horizon has little to lose).
 const LMP_DEPTH: i32 = 4;
+/// Null-move verification: a null move that cuts at this depth or more, or where the side to
+/// move has at most `VERIFY_OFFICERS` officers (zugzwang is likelier with fewer pieces to move),
+/// is checked by a normal search at the null move's reduced depth in which that side may not pass
+/// for the next plies; only if that search also keeps beta does the node cut.
+const VERIFY_DEPTH: i32 = 12;
+const VERIFY_OFFICERS: usize = 1;
+/// Singular extensions: in a node at least `SINGULAR_DEPTH` deep whose table entry (at most 3
+/// plies shallower) holds a turn and a lower bound, the other turns are searched at half depth
+/// against that bound less `SINGULAR_MARGIN` per ply; if none reaches it, the table turn is
+/// singular (the node's value rests on it) and is searched a ply deeper. If they reach it and it
+/// beats beta too, several turns cut: the node is cut without a search (multi-cut).
+const SINGULAR_DEPTH: i32 = 6;
+const SINGULAR_MARGIN: i32 = 2;
 /// A ply's static score when it has none (in check, or not evaluated).
 const NO_STAT: i32 = i32::MIN;
 
@@ -82,6 +95,10 @@ struct PlyData {
     /// The static score at this ply (`NO_STAT` if none), to tell whether the side to move is
     /// improving on its position two plies before.
     stat: i32,
+    /// The table turn's word left out of this ply's turns (a singular extension's search; 0:
+    /// none), and the one searched a ply deeper (singular; 0: none).
+    excluded: u64,
+    singular: u64,
 }
 
 /// The searcher: its table survives between searches (within one game).
@@ -109,6 +126,9 @@ pub struct Core {
     /// Whether the preset's first repetition rule draws: then a position met again in the search
     /// (once is enough) is scored a draw, as the side that repeats can repeat again.
     repetition_draws: bool,
+    /// While a null move's cut is being verified: the side that may not pass, and the ply up to
+    /// which it may not (0: none).
+    verify: (Side, usize),
 }
 
 /// The score of a finished game for the side to move, `ply` plies from the root.
@@ -137,6 +157,7 @@ impl Core {
             first_best: None,
             stop: None,
             repetition_draws: false,
+            verify: (Side::White, 0),
         }
     }
 
@@ -157,6 +178,7 @@ impl Core {
         self.can_stop = false;
         self.first_best = None;
         self.last_score = None;
+        self.verify.1 = 0;
         self.history.age();
         self.tt.new_search();
         for p in &mut self.plies {
@@ -368,7 +390,39 @@ impl Core {
         }
         let mut turns = std::mem::take(&mut self.plies[ply].turns);
         let tt_turn = entry.map_or(0, |e| e.turn);
+        let mut singular = 0;
+        if let Some(e) = entry
+            && ply > 0
+            && depth >= SINGULAR_DEPTH
+            && e.turn != 0
+            && e.depth >= depth as i16 - 3
+            && e.bound != Bound::Upper
+            && e.score.abs() < MATE_BOUND
+            && self.may_stop
+            && ply < MAX_PLY / 2
+        {
+            // The other turns (none legal: singular too), against the table's bound less the margin.
+            let sbeta = e.score - SINGULAR_MARGIN * depth;
+            self.plies[ply].excluded = e.turn;
+            let r = self.search_turns(ev, p, pos, depth / 2, ply, sbeta - 1, sbeta, 0, in_check, &mut turns);
+            self.plies[ply].excluded = 0;
+            match r {
+                Err(a) => {
+                    self.plies[ply].turns = turns;
+                    return Err(a);
+                }
+                Ok((best, Some(_))) if best >= sbeta => {
+                    if sbeta >= beta {
+                        self.plies[ply].turns = turns;
+                        return Ok(sbeta);
+                    }
+                }
+                Ok(_) => singular = e.turn,
+            }
+        }
+        self.plies[ply].singular = singular;
         let r = self.search_turns(ev, p, pos, depth, ply, alpha, beta, tt_turn, in_check, &mut turns);
+        self.plies[ply].singular = 0;
         self.plies[ply].turns = turns;
         let (best, best_turn) = r?;
         self.tt.store(
@@ -397,7 +451,8 @@ impl Core {
     /// a reduced search, a real turn would too. Not where passing may be the best turn
     /// (zugzwang): in check, with nothing but royal and promotable pieces (pawns, men), where
     /// captures are compulsory or checks are forbidden, or where rule scripts run (their hooks may
-    /// count turns). Not in principal-variation nodes, nor twice in a row.
+    /// count turns). Not in principal-variation nodes, nor twice in a row. A cut is verified
+    /// (below) where the side to move has at most `VERIFY_OFFICERS` officers, or deep enough.
     #[allow(clippy::too_many_arguments)]
     fn null_move(
         &mut self,
@@ -421,6 +476,7 @@ impl Core {
             || p.must_capture
             || p.no_checks
             || !ev.has_officers(pos, pos.side)
+            || (ply < self.verify.1 && pos.side == self.verify.0)
             || ev.evaluate(p, pos)? < beta
         {
             return Ok(None);
@@ -434,7 +490,20 @@ impl Core {
         self.plies[ply + 1].null = false;
         pos.unmake();
         let score = -r?;
-        Ok((score >= beta).then_some(beta))
+        if score < beta {
+            return Ok(None);
+        }
+        if self.verify.1 > 0 || (depth < VERIFY_DEPTH && ev.officer_count(pos, pos.side) > VERIFY_OFFICERS) {
+            return Ok(Some(beta));
+        }
+        // Verification: a normal search at the reduced depth in which this side may not pass for
+        // the next three quarters of its plies (as Stockfish does) must keep beta too; it fails
+        // where passing was the side's best turn (zugzwang).
+        let depth = depth - reduce;
+        self.verify = (pos.side, ply + (3 * depth.max(0) / 4) as usize + 1);
+        let r = self.negamax(ev, p, pos, depth, ply, beta - 1, beta);
+        self.verify.1 = 0;
+        Ok((r? >= beta).then_some(beta))
     }
 
     /// Try each legal turn in order: the best score and turn (none when no turn could be played).
@@ -516,6 +585,10 @@ impl Core {
         for i in 0..turns.len() {
             order::pick(ev, p, pos, turns, &mut scores, &mut judge, i);
             let t = turns[i];
+            let word = if self.plies[ply].excluded | self.plies[ply].singular != 0 { order::word(&t) } else { 0 };
+            if word != 0 && word == self.plies[ply].excluded {
+                continue;
+            }
             let quiet = scores[i] < QUIET_BELOW;
             // Late-move pruning: not even played (a late quiet check goes unseen, as beyond the
             // horizon), so it costs neither its hooks nor a node.
@@ -558,7 +631,8 @@ impl Core {
             } else {
                 0
             };
-            let r = self.child(ev, p, pos, depth, ply, alpha, beta, searched == 0, reduce);
+            let extend = (word != 0 && word == self.plies[ply].singular) as i32;
+            let r = self.child(ev, p, pos, depth + extend, ply, alpha, beta, searched == 0, reduce);
             pos.unmake();
             let score = r?;
             searched += 1;

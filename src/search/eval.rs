@@ -220,6 +220,13 @@ impl Evaluator {
         !pos.hands[side].is_empty() || self.officers[side.index()].iter().any(|&c| pos.counts[c as usize] > 0)
     }
 
+    /// How many officers `side` has on the board and in hand: with few, zugzwang is likely
+    /// enough that a null move's cut is verified (alphabeta.rs).
+    pub fn officer_count(&self, pos: &Position, side: Side) -> usize {
+        pos.hands[side].len()
+            + self.officers[side.index()].iter().map(|&c| pos.counts[c as usize] as usize).sum::<usize>()
+    }
+
     /// The declared value of the piece in a cell (0 for an empty cell).
     #[inline]
     pub fn value_of(&self, c: u8) -> i32 {
