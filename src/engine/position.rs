@@ -299,6 +299,13 @@ impl Position {
         self.side_bits[side]
     }
 
+    /// Per piece code (unmoved flag stripped), the bits of the squares holding one, numbered as
+    /// [`Position::pieces_as_bits`] numbers them; all 0 without the preset's bitboards.
+    #[inline]
+    pub fn code_bits(&self) -> &[u64; 128] {
+        &self.code_bits
+    }
+
     /// How many pieces `side` has on the board.
     pub fn occupied_count(&self, side: Side) -> usize {
         self.occupied[side].iter().map(|w| w.count_ones() as usize).sum()
