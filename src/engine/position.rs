@@ -314,16 +314,8 @@ impl Position {
     /// The cells holding a piece of `side`, in increasing order.
     #[inline]
     pub fn occupied_by(&self, side: Side) -> impl Iterator<Item = Sq> + '_ {
-        self.occupied[side].iter().enumerate().flat_map(|(w, &word)| {
-            let mut bits = word;
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let sq = Sq::new(w * 64 + bits.trailing_zeros() as usize);
-                    bits &= bits - 1;
-                    sq
-                })
-            })
-        })
+        let words = &self.occupied[side][..];
+        Occupied { words, base: 0, bits: words.first().copied().unwrap_or(0) }
     }
 
     #[inline]
@@ -994,5 +986,35 @@ impl Position {
             }
         }
         false
+    }
+}
+
+/// The cells holding a piece of one side, in increasing order ([`Position::occupied_by`]): a
+/// plain loop over the occupancy words, which the evaluation and move generation walk at every
+/// node (a `flat_map` of `from_fn` compiled to about twice the instructions).
+struct Occupied<'a> {
+    /// The words after the current one.
+    words: &'a [u64],
+    /// The cell of the current word's bit 0.
+    base: usize,
+    /// The current word's bits not yet given.
+    bits: u64,
+}
+
+impl Iterator for Occupied<'_> {
+    type Item = Sq;
+
+    #[inline]
+    fn next(&mut self) -> Option<Sq> {
+        while self.bits == 0 {
+            let [_, rest @ ..] = self.words else { return None };
+            let [next, ..] = rest else { return None };
+            self.words = rest;
+            self.base += 64;
+            self.bits = *next;
+        }
+        let sq = Sq::new(self.base + self.bits.trailing_zeros() as usize);
+        self.bits &= self.bits - 1;
+        Some(sq)
     }
 }
