@@ -306,6 +306,37 @@ impl Position {
         &self.code_bits
     }
 
+    /// Each piece of `side` whose code (unmoved flag stripped) `wanted` accepts, with its square:
+    /// kind by kind from the per-code bits where the position keeps them (bit `i` is the board's
+    /// `i`th square, as the preset's bitboards number them), else cell by cell. For sums, whose
+    /// order does not matter: the evaluation's terms walk the pieces at every node.
+    #[inline]
+    pub fn for_each_piece(&self, preset: &Preset, side: Side, wanted: impl Fn(u8) -> bool, mut f: impl FnMut(u8, Sq)) {
+        if self.bit_map.is_empty() {
+            for sq in self.occupied_by(side) {
+                let code = cell::code(self.cells[sq.idx()]);
+                if wanted(code) {
+                    f(code, sq);
+                }
+            }
+            return;
+        }
+        let squares = &preset.geo.squares;
+        for kind in 0..preset.kinds.len() {
+            let code = cell::piece(kind, side);
+            let mut rest = self.code_bits[code as usize & 127];
+            if rest == 0 || !wanted(code) {
+                continue;
+            }
+            while rest != 0 {
+                if let Some(&sq) = squares.get(rest.trailing_zeros() as usize) {
+                    f(code, sq);
+                }
+                rest &= rest - 1;
+            }
+        }
+    }
+
     /// How many pieces `side` has on the board.
     pub fn occupied_count(&self, side: Side) -> usize {
         self.occupied[side].iter().map(|w| w.count_ones() as usize).sum()
