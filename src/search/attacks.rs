@@ -104,10 +104,10 @@ pub struct AttackSets {
     board: Bits,
     /// Whether some kind leaps onto the mover's own pieces (`d`).
     friendly: bool,
-    /// Per side, kind and bit: the squares the piece could take on were the board empty (all its
-    /// leaps, full rides and specials), so that a static exchange asks only the pieces that may
-    /// reach its square for their target sets.
-    reach: [Vec<[Bits; 64]>; 2],
+    /// Per side, kind and bit: the squares from which the kind's piece could take there were the
+    /// board empty (all its leaps, full rides and specials), so that a static exchange asks only
+    /// the pieces that may reach its square for their target sets.
+    reach_to: [Vec<[Bits; 64]>; 2],
     /// Whether positions keep their pieces as bits numbered as these tables number squares
     /// ([`Position::pieces_as_bits`]): then they are read, not gathered piece by piece.
     native: bool,
@@ -160,7 +160,7 @@ impl AttackSets {
         }
         let board = t.board();
         let friendly = t.kinds.0.iter().flatten().flatten().any(|k| k.friendly);
-        let reach = Side::BOTH.map(|side| {
+        let reach_to = Side::BOTH.map(|side| {
             let kinds = &t.kinds[side];
             kinds
                 .iter()
@@ -177,7 +177,16 @@ impl AttackSets {
                             }
                         }
                     }
-                    r
+                    // Turned around: per target bit, the bits it is reached from.
+                    let mut to = [0; 64];
+                    for (b, &rb) in r.iter().enumerate() {
+                        let mut hits = rb;
+                        while hits != 0 {
+                            to[hits.trailing_zeros() as usize & 63] |= 1u64 << b;
+                            hits &= hits - 1;
+                        }
+                    }
+                    to
                 })
                 .collect()
         });
@@ -189,7 +198,7 @@ impl AttackSets {
                 .map(|k| cell::piece(k, side))
                 .collect()
         });
-        Some(AttackSets { t, near, board, friendly, reach, native, unlisted, values: [0; 128] })
+        Some(AttackSets { t, near, board, friendly, reach_to, native, unlisted, values: [0; 128] })
     }
 
     /// The piece values (per cell code) that [`Counts::threats`] weighs its victims and attackers by.
@@ -492,7 +501,10 @@ impl AttackSets {
             return None;
         }
         let mut bits = self.pieces(pos);
-        let tb = 1u64 << (t.bit_of[to.idx()] & 63);
+        let gathered = (!self.native).then(|| self.code_bits(pos));
+        let slides = t.slides();
+        let tbi = t.bit_of[to.idx()] as usize & 63;
+        let tb = 1u64 << tbi;
         let mut occ = (bits[0] | bits[1]) & !(1u64 << (t.bit_of[from.idx()] & 63));
         // `to` holds the last piece to arrive; it is counted apart from both sides' sets.
         bits[0] &= !tb;
@@ -508,23 +520,30 @@ impl AttackSets {
             let own = bits[side.index()] & occ;
             let enemy = (bits[side.other().index()] & occ) | tb;
             let empty = self.board & !(own | enemy);
+            // Kind by kind, only its pieces that may reach `to` at all; among equal values the
+            // lowest bit, as a walk of the pieces in bit order finds it.
             let mut best: Option<(i32, u64)> = None;
-            let mut rest = own;
-            while rest != 0 {
-                let b = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let cl = pos.cells[t.square_of[b].idx()];
-                let kind = cell::kind(cl);
-                if self.reach[side.index()][kind][b] & tb == 0 {
+            for (kind, k) in t.kinds[side].iter().enumerate() {
+                let Some(k) = k else { continue };
+                let code = cell::piece(kind, side);
+                let codes = gathered.as_ref().unwrap_or(pos.code_bits());
+                let mut rest = codes[code as usize & 127] & own & self.reach_to[side.index()][kind][tbi];
+                if rest == 0 {
                     continue;
                 }
-                let v = if pos.is_royal_code(cl) { ROYAL_SEE } else { value(cl) };
-                if best.is_some_and(|(bv, _)| bv <= v) {
+                let v = if pos.is_royal_code(code) { ROYAL_SEE } else { value(code) };
+                if best.is_some_and(|(bv, _)| bv < v) {
                     continue;
                 }
-                let Some(k) = t.kinds[side][kind].as_ref() else { continue };
-                if t.targets(k, b, || cell::unmoved(cl), own, enemy, empty, 0) & tb != 0 {
-                    best = Some((v, 1u64 << b));
+                while rest != 0 {
+                    let b = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if t.targets_in(slides, k, b, || unmoved(pos, t.square_of[b]), own, enemy, empty, 0) & tb != 0 {
+                        if best.is_none_or(|(bv, bb)| v < bv || 1u64 << b < bb) {
+                            best = Some((v, 1u64 << b));
+                        }
+                        break;
+                    }
                 }
             }
             let Some((v, b)) = best else { break };
