@@ -104,10 +104,10 @@ pub struct AttackSets {
     board: Bits,
     /// Whether some kind leaps onto the mover's own pieces (`d`).
     friendly: bool,
-    /// Per side, kind and bit: the squares the piece could take on were the board empty (all its
-    /// leaps, full rides and specials), so that a static exchange asks only the pieces that may
-    /// reach its square for their target sets.
-    reach: [Vec<[Bits; 64]>; 2],
+    /// Per side, kind and bit: the squares from which the kind's piece could take there were the
+    /// board empty (all its leaps, full rides and specials), so that a static exchange asks only
+    /// the pieces that may reach its square for their target sets.
+    reach_to: [Vec<[Bits; 64]>; 2],
     /// Whether positions keep their pieces as bits numbered as these tables number squares
     /// ([`Position::pieces_as_bits`]): then they are read, not gathered piece by piece.
     native: bool,
@@ -160,7 +160,7 @@ impl AttackSets {
         }
         let board = t.board();
         let friendly = t.kinds.0.iter().flatten().flatten().any(|k| k.friendly);
-        let reach = Side::BOTH.map(|side| {
+        let reach_to = Side::BOTH.map(|side| {
             let kinds = &t.kinds[side];
             kinds
                 .iter()
@@ -177,7 +177,16 @@ impl AttackSets {
                             }
                         }
                     }
-                    r
+                    // Turned around: per target bit, the bits it is reached from.
+                    let mut to = [0; 64];
+                    for (b, &rb) in r.iter().enumerate() {
+                        let mut hits = rb;
+                        while hits != 0 {
+                            to[hits.trailing_zeros() as usize & 63] |= 1u64 << b;
+                            hits &= hits - 1;
+                        }
+                    }
+                    to
                 })
                 .collect()
         });
@@ -189,7 +198,7 @@ impl AttackSets {
                 .map(|k| cell::piece(k, side))
                 .collect()
         });
-        Some(AttackSets { t, near, board, friendly, reach, native, unlisted, values: [0; 128] })
+        Some(AttackSets { t, near, board, friendly, reach_to, native, unlisted, values: [0; 128] })
     }
 
     /// The piece values (per cell code) that [`Counts::threats`] weighs its victims and attackers by.
@@ -236,6 +245,8 @@ impl AttackSets {
         let empty = self.board & !occ;
         // Pieces that may take en passant now are listed (their target sets lack it).
         let ep = pos.ep.squares.iter().any(|&s| s != crate::engine::board::Sq::NONE);
+        let gathered = (!self.native).then(|| self.code_bits(pos));
+        let slides = t.slides();
         let mut c = Counts::default();
         // What each side attacks (its own pieces included: those it defends), and per enemy
         // piece attacked by a less valuable one the most such an attack gains (by the victim's bit).
@@ -256,73 +267,83 @@ impl AttackSets {
                     }
                 }
             }
-            // The side's pieces from their bits (cheaper to walk than the cell words; the counts
-            // are sums, so the order does not matter).
-            let mut rest = own;
-            while rest != 0 {
-                let sq = t.square_of[rest.trailing_zeros() as usize];
-                rest &= rest - 1;
-                let cl = pos.cells[sq.idx()];
-                let code = cell::code(cl);
-                let royal = pos.is_royal_code(cl);
-                let k = t.kinds[side][cell::kind(cl)].as_ref();
+            // The side's pieces kind by kind, from their bits: a kind's tables, value, weight and
+            // royalty are looked up once for all its pieces, and no piece's cell is read but for
+            // an initial move (the counts are sums, so the order does not matter).
+            for kind in 0..preset.kinds.len() {
+                let code = cell::piece(kind, side);
+                let mut rest = gathered.as_ref().unwrap_or(pos.code_bits())[code as usize & 127];
+                if rest == 0 {
+                    continue;
+                }
+                let royal = pos.is_royal_code(code);
                 let attacker = if royal { i32::MAX } else { self.values[code as usize & 127] };
-                let b = t.bit_of[sq.idx()] as usize & 63;
-                let k = match k {
+                let weight = weights[code as usize & 127];
+                let kb = t.kinds[side].get(kind).and_then(Option::as_ref);
+                let k = match kb {
                     Some(k) if !(ep && (preset.movement.ep_capturers >> code) & 1 != 0) => k,
                     _ => {
-                        // Its attacks from its target set where it has one (en passant aside),
-                        // else from its captures.
-                        let attacks = match k {
-                            Some(k) => t.targets(k, b, || cell::unmoved(cl), 0, occ, empty, royals),
-                            None => 0,
-                        };
-                        threats.note(self, pos, side, attacks, enemy, attacker);
-                        buf.clear();
-                        pos.piece_pseudo_moves(preset, sq, buf);
-                        moves += buf.len() as i32;
-                        for m in buf.iter() {
-                            weighted += weight_of(pos, weights, m);
-                            let to = 1u64 << (t.bit_of[m.to.idx()] & 63);
-                            if !royal && to & zone != 0 {
-                                near += 1;
-                            }
-                            if m.flags & (mflag::CAPTURE | mflag::EP) != 0 {
-                                takes = true;
-                                capturers |= 1u64 << (t.bit_of[sq.idx()] & 63);
-                                if k.is_none() && m.flags & mflag::CAPTURE != 0 {
-                                    threats.note(self, pos, side, to, enemy, attacker);
+                        while rest != 0 {
+                            let b = rest.trailing_zeros() as usize & 63;
+                            rest &= rest - 1;
+                            let sq = t.square_of[b];
+                            // Its attacks from its target set where it has one (en passant aside),
+                            // else from its captures.
+                            let attacks = match kb {
+                                Some(k) => t.targets_in(slides, k, b, || unmoved(pos, sq), 0, occ, empty, royals),
+                                None => 0,
+                            };
+                            threats.note(self, pos, side, attacks, enemy, attacker);
+                            buf.clear();
+                            pos.piece_pseudo_moves(preset, sq, buf);
+                            moves += buf.len() as i32;
+                            for m in buf.iter() {
+                                weighted += weight_of(pos, weights, m);
+                                let to = 1u64 << (t.bit_of[m.to.idx()] & 63);
+                                if !royal && to & zone != 0 {
+                                    near += 1;
+                                }
+                                if m.flags & (mflag::CAPTURE | mflag::EP) != 0 {
+                                    takes = true;
+                                    capturers |= 1u64 << b;
+                                    if kb.is_none() && m.flags & mflag::CAPTURE != 0 {
+                                        threats.note(self, pos, side, to, enemy, attacker);
+                                    }
                                 }
                             }
                         }
                         continue;
                     }
                 };
-                // Its target set with every piece as a victim: the moves and what it defends,
-                // from one look-up (only a leap onto its own pieces, `d`, needs them as its own).
-                let all = t.targets(k, b, || cell::unmoved(cl), 0, occ, empty, royals);
-                let mut to = all & !own;
-                if k.friendly {
-                    to |= k.friend[b] & own & !royals;
-                }
-                threats.note(self, pos, side, all, enemy, attacker);
-                // Leaps onto the mover's own pieces (`d`) are captures too.
-                if to & occ != 0 {
-                    takes = true;
-                    capturers |= 1u64 << b;
-                }
-                let promo = BitTables::promotions(k, b, to, enemy);
-                // Popcounts only where there is something to count (most pieces are far from the
-                // enemy royal piece and from promotion).
-                let mut n = to.count_ones() as i32;
                 let more = k.mult as i32 - 1;
-                if promo != 0 {
-                    n += promo.count_ones() as i32 * more;
-                }
-                moves += n;
-                weighted += n * weights[code as usize & 127];
-                if !royal && to & zone != 0 {
-                    near += (to & zone).count_ones() as i32 + (promo & zone).count_ones() as i32 * more;
+                while rest != 0 {
+                    let b = rest.trailing_zeros() as usize & 63;
+                    rest &= rest - 1;
+                    // Its target set with every piece as a victim: the moves and what it defends,
+                    // from one look-up (only a leap onto its own pieces, `d`, needs them as its own).
+                    let all = t.targets_in(slides, k, b, || unmoved(pos, t.square_of[b]), 0, occ, empty, royals);
+                    let mut to = all & !own;
+                    if k.friendly {
+                        to |= k.friend[b] & own & !royals;
+                    }
+                    threats.note(self, pos, side, all, enemy, attacker);
+                    // Leaps onto the mover's own pieces (`d`) are captures too.
+                    if to & occ != 0 {
+                        takes = true;
+                        capturers |= 1u64 << b;
+                    }
+                    let promo = BitTables::promotions(k, b, to, enemy);
+                    // Popcounts only where there is something to count (most pieces are far from
+                    // the enemy royal piece and from promotion).
+                    let mut n = to.count_ones() as i32;
+                    if promo != 0 {
+                        n += promo.count_ones() as i32 * more;
+                    }
+                    moves += n;
+                    weighted += n * weight;
+                    if !royal && to & zone != 0 {
+                        near += (to & zone).count_ones() as i32 + (promo & zone).count_ones() as i32 * more;
+                    }
                 }
             }
             buf.clear();
@@ -352,6 +373,12 @@ impl AttackSets {
         }
         Some(c)
     }
+}
+
+/// Whether the piece on `sq` has not moved yet (asked only for initial moves).
+#[inline(always)]
+fn unmoved(pos: &Position, sq: Sq) -> bool {
+    cell::unmoved(pos.cells[sq.idx()])
 }
 
 /// The attacks [`AttackSets::count`] gathers for [`Counts::threats`].
@@ -423,6 +450,18 @@ impl AttackSets {
         bits
     }
 
+    /// Per piece code, its pieces as bits, gathered piece by piece (where the position does not
+    /// keep them numbered as these tables number squares: [`Position::code_bits`]).
+    fn code_bits(&self, pos: &Position) -> [Bits; 128] {
+        let mut local = [0; 128];
+        for side in Side::BOTH {
+            for sq in pos.occupied_by(side) {
+                local[cell::code(pos.cells[sq.idx()]) as usize & 127] |= 1u64 << (self.t.bit_of[sq.idx()] & 63);
+            }
+        }
+        local
+    }
+
     /// The side to move's pseudo-legal moves from its pieces in `capturers` (as
     /// [`Counts::capturers`] gives them for this position) appended to `out`, as
     /// [`Position::pseudo_moves`] lists them and in its order. Castlings, drops and passes never
@@ -462,7 +501,10 @@ impl AttackSets {
             return None;
         }
         let mut bits = self.pieces(pos);
-        let tb = 1u64 << (t.bit_of[to.idx()] & 63);
+        let gathered = (!self.native).then(|| self.code_bits(pos));
+        let slides = t.slides();
+        let tbi = t.bit_of[to.idx()] as usize & 63;
+        let tb = 1u64 << tbi;
         let mut occ = (bits[0] | bits[1]) & !(1u64 << (t.bit_of[from.idx()] & 63));
         // `to` holds the last piece to arrive; it is counted apart from both sides' sets.
         bits[0] &= !tb;
@@ -478,23 +520,30 @@ impl AttackSets {
             let own = bits[side.index()] & occ;
             let enemy = (bits[side.other().index()] & occ) | tb;
             let empty = self.board & !(own | enemy);
+            // Kind by kind, only its pieces that may reach `to` at all; among equal values the
+            // lowest bit, as a walk of the pieces in bit order finds it.
             let mut best: Option<(i32, u64)> = None;
-            let mut rest = own;
-            while rest != 0 {
-                let b = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let cl = pos.cells[t.square_of[b].idx()];
-                let kind = cell::kind(cl);
-                if self.reach[side.index()][kind][b] & tb == 0 {
+            for (kind, k) in t.kinds[side].iter().enumerate() {
+                let Some(k) = k else { continue };
+                let code = cell::piece(kind, side);
+                let codes = gathered.as_ref().unwrap_or(pos.code_bits());
+                let mut rest = codes[code as usize & 127] & own & self.reach_to[side.index()][kind][tbi];
+                if rest == 0 {
                     continue;
                 }
-                let v = if pos.is_royal_code(cl) { ROYAL_SEE } else { value(cl) };
-                if best.is_some_and(|(bv, _)| bv <= v) {
+                let v = if pos.is_royal_code(code) { ROYAL_SEE } else { value(code) };
+                if best.is_some_and(|(bv, _)| bv < v) {
                     continue;
                 }
-                let Some(k) = t.kinds[side][kind].as_ref() else { continue };
-                if t.targets(k, b, || cell::unmoved(cl), own, enemy, empty, 0) & tb != 0 {
-                    best = Some((v, 1u64 << b));
+                while rest != 0 {
+                    let b = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if t.targets_in(slides, k, b, || unmoved(pos, t.square_of[b]), own, enemy, empty, 0) & tb != 0 {
+                        if best.is_none_or(|(bv, bb)| v < bv || 1u64 << b < bb) {
+                            best = Some((v, 1u64 << b));
+                        }
+                        break;
+                    }
                 }
             }
             let Some((v, b)) = best else { break };

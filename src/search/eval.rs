@@ -111,21 +111,27 @@ impl Tables {
     }
 
     /// The positional terms, White minus Black.
-    fn score(&self, pos: &Position, phase: i32) -> i32 {
+    fn score(&self, preset: &Preset, pos: &Position, phase: i32) -> i32 {
         let phase = phase.clamp(0, self.full_phase);
         let (mut s, mut early, mut late) = (0, 0, 0);
         for (side, sign) in [(Side::White, 1), (Side::Black, -1)] {
-            for at in pos.occupied_by(side) {
-                let (sq, c) = (at.idx(), pos.cells[at.idx()]);
-                let i = cell::code(c) as usize * self.cells + sq;
-                if pos.is_royal_code(c) {
-                    let shield = self.near[sq].iter().filter(|&&n| cell::is_side(pos.cells[n.idx()], side)).count();
-                    early += sign * (self.square[i] + self.shield * shield as i32);
-                    late += sign * self.royal_late[i];
-                } else {
-                    s += sign * self.square[i];
-                }
-            }
+            pos.for_each_piece(
+                preset,
+                side,
+                |_| true,
+                #[inline(always)]
+                |code, at| {
+                    let sq = at.idx();
+                    let i = code as usize * self.cells + sq;
+                    if pos.is_royal_code(code) {
+                        let shield = self.near[sq].iter().filter(|&&n| cell::is_side(pos.cells[n.idx()], side)).count();
+                        early += sign * (self.square[i] + self.shield * shield as i32);
+                        late += sign * self.royal_late[i];
+                    } else {
+                        s += sign * self.square[i];
+                    }
+                },
+            );
         }
         for (side, sign) in [(Side::White, 1), (Side::Black, -1)] {
             for &k in &pos.hands[side] {
@@ -317,7 +323,7 @@ impl Evaluator {
         }
         // Both sides' officers, against the setup's (counted for both sides too).
         let phase = officers[0] + officers[1];
-        let mut s = self.tables.score(pos, phase);
+        let mut s = self.tables.score(preset, pos, phase);
         if let Some(st) = &mut self.structure {
             let full = self.tables.full_phase;
             s += st.score(preset, pos, full - phase.min(full), full);

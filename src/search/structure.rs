@@ -169,14 +169,18 @@ impl Structure {
         let found = &mut self.found;
         found.clear();
         let mut key = 0;
+        let tracked = &self.tracked;
         for side in Side::BOTH {
-            for at in pos.occupied_by(side) {
-                let code = cell::code(pos.cells[at.idx()]);
-                if self.tracked[code as usize] {
+            pos.for_each_piece(
+                preset,
+                side,
+                |code| tracked[code as usize & 127],
+                #[inline(always)]
+                |code, at| {
                     found.push((code, side, at));
                     key ^= preset.zobrist.piece(code, at);
-                }
-            }
+                },
+            );
         }
         let slot = key as usize & (self.kept.len() - 1);
         let k = &self.kept[slot];
