@@ -1024,7 +1024,7 @@ impl Position {
 /// plain loop over the occupancy words, which the evaluation and move generation walk at every
 /// node (a `flat_map` of `from_fn` compiled to about twice the instructions).
 struct Occupied<'a> {
-    /// The words after the current one.
+    /// The current word (first) and those after it.
     words: &'a [u64],
     /// The cell of the current word's bit 0.
     base: usize,
