@@ -78,49 +78,38 @@ const LIMIT: i32 = 1000;
 /// `attack_max` caps a square, so it may go higher.
 const ATTACK_MAX_LIMIT: i32 = 10_000;
 
+/// Each weight's name in a weights file and its field, in the order files list them: the one
+/// table that `entries`, the file reader and its error message share.
+type Field = fn(&mut EvalWeights) -> &mut i32;
+const FIELDS: [(&str, Field); 16] = [
+    ("TEMPO", |w| &mut w.tempo),
+    ("MOBILITY", |w| &mut w.mobility),
+    ("OFFICER_MOBILITY", |w| &mut w.officer_mobility),
+    ("SQUARE_MOBILITY", |w| &mut w.square_mobility),
+    ("SHIELD", |w| &mut w.shield),
+    ("ATTACK", |w| &mut w.attack),
+    ("ATTACK_MAX", |w| &mut w.attack_max),
+    ("PROMOTION", |w| &mut w.promotion),
+    ("UNPASSED", |w| &mut w.unpassed),
+    ("PASSED_EARLY", |w| &mut w.passed_early),
+    ("PASSED_LATE", |w| &mut w.passed_late),
+    ("DOUBLED", |w| &mut w.doubled),
+    ("ISOLATED", |w| &mut w.isolated),
+    ("OPEN_FILE", |w| &mut w.open_file),
+    ("THREAT_MOVER", |w| &mut w.threat_mover),
+    ("THREAT_WAITER", |w| &mut w.threat_waiter),
+];
+
 impl EvalWeights {
-    /// Each weight with its name in a weights file, in the order `entries` lists them.
+    /// Each weight with its name in a weights file, in the order `FIELDS` lists them.
     pub fn entries(&self) -> Vec<(&'static str, i32)> {
-        vec![
-            ("TEMPO", self.tempo),
-            ("MOBILITY", self.mobility),
-            ("OFFICER_MOBILITY", self.officer_mobility),
-            ("SQUARE_MOBILITY", self.square_mobility),
-            ("SHIELD", self.shield),
-            ("ATTACK", self.attack),
-            ("ATTACK_MAX", self.attack_max),
-            ("PROMOTION", self.promotion),
-            ("UNPASSED", self.unpassed),
-            ("PASSED_EARLY", self.passed_early),
-            ("PASSED_LATE", self.passed_late),
-            ("DOUBLED", self.doubled),
-            ("ISOLATED", self.isolated),
-            ("OPEN_FILE", self.open_file),
-            ("THREAT_MOVER", self.threat_mover),
-            ("THREAT_WAITER", self.threat_waiter),
-        ]
+        let mut w = *self;
+        FIELDS.iter().map(|&(name, field)| (name, *field(&mut w))).collect()
     }
 
     fn slot(&mut self, name: &str) -> Option<&mut i32> {
-        Some(match name {
-            "TEMPO" => &mut self.tempo,
-            "MOBILITY" => &mut self.mobility,
-            "OFFICER_MOBILITY" => &mut self.officer_mobility,
-            "SQUARE_MOBILITY" => &mut self.square_mobility,
-            "SHIELD" => &mut self.shield,
-            "ATTACK" => &mut self.attack,
-            "ATTACK_MAX" => &mut self.attack_max,
-            "PROMOTION" => &mut self.promotion,
-            "UNPASSED" => &mut self.unpassed,
-            "PASSED_EARLY" => &mut self.passed_early,
-            "PASSED_LATE" => &mut self.passed_late,
-            "DOUBLED" => &mut self.doubled,
-            "ISOLATED" => &mut self.isolated,
-            "OPEN_FILE" => &mut self.open_file,
-            "THREAT_MOVER" => &mut self.threat_mover,
-            "THREAT_WAITER" => &mut self.threat_waiter,
-            _ => return None,
-        })
+        let &(_, field) = FIELDS.iter().find(|f| f.0 == name)?;
+        Some(field(self))
     }
 
     /// The weights as a weights file (what `herald qscores --print-weights` writes).
@@ -149,7 +138,7 @@ pub fn parse_file(path: &str, text: &str) -> Result<EvalWeights, String> {
         };
         let limit = if name == "ATTACK_MAX" { ATTACK_MAX_LIMIT } else { LIMIT };
         let Some(slot) = w.slot(name) else {
-            let names: Vec<&str> = DEFAULT.entries().iter().map(|e| e.0).collect();
+            let names: Vec<&str> = FIELDS.iter().map(|f| f.0).collect();
             return Err(format!("{at}: no weight is called `{name}` (the weights: {})", names.join(", ")));
         };
         *slot = v
@@ -192,6 +181,17 @@ mod tests {
         let w = parse_file("w", "# tuned\nTEMPO 12\n  SHIELD -3 # why\n\n").unwrap();
         assert_eq!((w.tempo, w.shield, w.attack), (12, -3, DEFAULT.attack));
         assert_eq!(parse_file("w", &DEFAULT.to_file()).unwrap(), DEFAULT);
+    }
+
+    #[test]
+    fn every_field_has_one_name() {
+        // A field missing from `FIELDS` would make the struct larger than the table says.
+        assert_eq!(std::mem::size_of::<EvalWeights>(), FIELDS.len() * std::mem::size_of::<i32>());
+        // Two names on one field: the later value would show under both.
+        let file: String = FIELDS.iter().enumerate().map(|(i, f)| format!("{} {}\n", f.0, i + 1)).collect();
+        let w = parse_file("w", &file).unwrap();
+        let values: Vec<i32> = w.entries().iter().map(|e| e.1).collect();
+        assert_eq!(values, (1..=FIELDS.len() as i32).collect::<Vec<_>>());
     }
 
     #[test]
