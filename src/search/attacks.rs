@@ -95,6 +95,13 @@ fn near_royal(preset: &Preset, pos: &Position, buf: &[Move], side: Side) -> i32 
         .count() as i32
 }
 
+/// A position's pieces in [`AttackSets`]' numbering of squares, gathered piece by piece (see
+/// [`AttackSets::gather`]).
+struct Gathered {
+    sides: [Bits; 2],
+    codes: [Bits; 128],
+}
+
 /// The preset's pieces as bitboards, for [`AttackSets::count`].
 pub struct AttackSets {
     t: BitTables,
@@ -240,12 +247,12 @@ impl AttackSets {
         }
         let t = &self.t;
         let us = pos.side;
-        let bits = self.pieces(pos);
+        let gathered = self.gather(pos);
+        let bits = Self::sides(pos, gathered.as_ref());
         let occ = bits[0] | bits[1];
         let empty = self.board & !occ;
         // Pieces that may take en passant now are listed (their target sets lack it).
         let ep = pos.ep.squares.iter().any(|&s| s != crate::engine::board::Sq::NONE);
-        let gathered = (!self.native).then(|| self.code_bits(pos));
         let slides = t.slides();
         let mut c = Counts::default();
         // What each side attacks (its own pieces included: those it defends), and per enemy
@@ -272,7 +279,8 @@ impl AttackSets {
             // an initial move (the counts are sums, so the order does not matter).
             for kind in 0..preset.kinds.len() {
                 let code = cell::piece(kind, side);
-                let mut rest = gathered.as_ref().unwrap_or(pos.code_bits())[code as usize & 127];
+                // Read per kind, not held: `pos` is changed (its side to move) in this loop.
+                let mut rest = gathered.as_ref().map_or(pos.code_bits(), |g| &g.codes)[code as usize & 127];
                 if rest == 0 {
                     continue;
                 }
@@ -435,31 +443,31 @@ impl Threats {
 }
 
 impl AttackSets {
-    /// Both sides' pieces as bits (by [`Side::index`]).
-    #[inline]
-    fn pieces(&self, pos: &Position) -> [Bits; 2] {
+    /// Where positions do not keep their pieces numbered as these tables number squares (see
+    /// `native`): both sides' pieces and each piece code's, gathered in one walk of the board.
+    /// `None` where they do: then [`AttackSets::sides`] and [`Position::code_bits`] read them.
+    fn gather(&self, pos: &Position) -> Option<Gathered> {
         if self.native {
-            return [pos.pieces_as_bits(Side::White), pos.pieces_as_bits(Side::Black)];
+            return None;
         }
-        let mut bits = [0u64; 2];
+        let mut g = Gathered { sides: [0; 2], codes: [0; 128] };
         for side in Side::BOTH {
             for sq in pos.occupied_by(side) {
-                bits[side.index()] |= 1u64 << (self.t.bit_of[sq.idx()] & 63);
+                let bit = 1u64 << (self.t.bit_of[sq.idx()] & 63);
+                g.sides[side.index()] |= bit;
+                g.codes[cell::code(pos.cells[sq.idx()]) as usize & 127] |= bit;
             }
         }
-        bits
+        Some(g)
     }
 
-    /// Per piece code, its pieces as bits, gathered piece by piece (where the position does not
-    /// keep them numbered as these tables number squares: [`Position::code_bits`]).
-    fn code_bits(&self, pos: &Position) -> [Bits; 128] {
-        let mut local = [0; 128];
-        for side in Side::BOTH {
-            for sq in pos.occupied_by(side) {
-                local[cell::code(pos.cells[sq.idx()]) as usize & 127] |= 1u64 << (self.t.bit_of[sq.idx()] & 63);
-            }
+    /// Both sides' pieces as bits (by [`Side::index`]): gathered, or read from the position.
+    #[inline]
+    fn sides(pos: &Position, gathered: Option<&Gathered>) -> [Bits; 2] {
+        match gathered {
+            Some(g) => g.sides,
+            None => [pos.pieces_as_bits(Side::White), pos.pieces_as_bits(Side::Black)],
         }
-        local
     }
 
     /// The side to move's pseudo-legal moves from its pieces in `capturers` (as
@@ -500,8 +508,9 @@ impl AttackSets {
         if Side::BOTH.iter().any(|&s| self.unlisted[s.index()].iter().any(|&c| pos.counts[c as usize] != 0)) {
             return None;
         }
-        let mut bits = self.pieces(pos);
-        let gathered = (!self.native).then(|| self.code_bits(pos));
+        let gathered = self.gather(pos);
+        let codes = gathered.as_ref().map_or(pos.code_bits(), |g| &g.codes);
+        let mut bits = Self::sides(pos, gathered.as_ref());
         let slides = t.slides();
         let tbi = t.bit_of[to.idx()] as usize & 63;
         let tb = 1u64 << tbi;
@@ -526,7 +535,6 @@ impl AttackSets {
             for (kind, k) in t.kinds[side].iter().enumerate() {
                 let Some(k) = k else { continue };
                 let code = cell::piece(kind, side);
-                let codes = gathered.as_ref().unwrap_or(pos.code_bits());
                 let mut rest = codes[code as usize & 127] & own & self.reach_to[side.index()][kind][tbi];
                 if rest == 0 {
                     continue;
