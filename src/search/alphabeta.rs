@@ -92,6 +92,8 @@ struct PlyData {
     null: bool,
     /// The turn being tried at this ply (none: a null move), which the next ply answers.
     current: Option<Turn>,
+    /// That turn checks but loses its piece on its square: its check is not extended.
+    check_loses: bool,
     /// The static score at this ply (`NO_STAT` if none), to tell whether the side to move is
     /// improving on its position two plies before.
     stat: i32,
@@ -358,7 +360,10 @@ impl Core {
         let in_check = depth > 0 && p.royal_safety && pos.in_check(p, pos.side);
         // Check extension: a check is answered one ply deeper, so that a mate or a loss of
         // material behind it is seen (bounded, so perpetual checks still end).
-        let depth = if in_check && ply < MAX_PLY / 2 { depth + 1 } else { depth };
+        // Not a check that gives its piece away (a delay more often than a threat, as Stockfish
+        // judges): the turn before said so.
+        let extend = in_check && ply < MAX_PLY / 2 && !(ply > 0 && self.plies[ply - 1].check_loses);
+        let depth = if extend { depth + 1 } else { depth };
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiesce(ev, p, pos, ply, alpha, beta, 0);
         }
@@ -483,6 +488,7 @@ impl Core {
         }
         let reduce = 3 + depth / 4;
         self.plies[ply].current = None;
+        self.plies[ply].check_loses = false;
         pos.begin_turn();
         pos.end_turn(p);
         self.plies[ply + 1].null = true;
@@ -603,6 +609,7 @@ impl Core {
             }
             self.plies[ply].current = Some(t);
             let checks = p.royal_safety && pos.in_check(p, pos.side);
+            self.plies[ply].check_loses = checks && self.check_loses(ev, p, pos, &t)?;
             if losing && !checks {
                 // Played, so counted as a node (as a futile turn is).
                 self.nodes += 1;
@@ -684,6 +691,22 @@ impl Core {
             // Two plies before was in check (or is the root's past): no evidence against.
             _ => true,
         }
+    }
+
+    /// Whether a turn just played, which checks, loses its piece on its square (a static exchange
+    /// below 0, judged on the position before it): taken back and played again, so only plain
+    /// moves where turns run no scripts (whose hooks would run twice) are judged; others are not
+    /// said to lose.
+    fn check_loses(&mut self, ev: &Evaluator, p: &Preset, pos: &mut Position, t: &Turn) -> R<bool> {
+        let Some(m) = t.only_move() else { return Ok(false) };
+        if p.script.active || m.promo != 0 || m.flags & (mflag::EP | mflag::CASTLE | mflag::DROP) != 0 {
+            return Ok(false);
+        }
+        pos.unmake();
+        let loses = ev.see(p, pos, m.from, m.to).is_some_and(|s| s < 0);
+        // Played once already with no script to refuse it: it plays again the same way.
+        self.make(p, pos, t)?;
+        Ok(loses)
     }
 
     /// Whether a turn (one plain move, no promotion) loses its piece for more than the margin
