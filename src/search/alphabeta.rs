@@ -75,6 +75,9 @@ const VERIFY_OFFICERS: usize = 1;
 /// beats beta too, several turns cut: the node is cut without a search (multi-cut).
 const SINGULAR_DEPTH: i32 = 6;
 const SINGULAR_MARGIN: i32 = 2;
+/// Internal iterative reduction: a node at least this deep with no table turn is searched a ply
+/// less deep.
+const IIR_DEPTH: i32 = 4;
 /// A ply's static score when it has none (in check, or not evaluated).
 const NO_STAT: i32 = i32::MIN;
 
@@ -395,6 +398,10 @@ impl Core {
         }
         let mut turns = std::mem::take(&mut self.plies[ply].turns);
         let tt_turn = entry.map_or(0, |e| e.turn);
+        // Internal iterative reduction: a node this deep with no table turn was never searched
+        // (or its entry was lost), so its turns are ordered blind; a ply less costs far less, and
+        // the next iteration meets it again with a table turn.
+        let depth = if tt_turn == 0 && depth >= IIR_DEPTH && ply > 0 && self.may_stop { depth - 1 } else { depth };
         let mut singular = 0;
         if let Some(e) = entry
             && ply > 0
