@@ -45,13 +45,17 @@ const FIRST_QDEPTH: usize = 1;
 const ASPIRATION: i32 = 40;
 /// Turns searched at full depth before late ones are reduced.
 const LMR_AFTER: usize = 3;
-/// Futility margins by remaining depth (1, 2): a quiet turn is not tried in a null-window node
-/// whose static score plus the margin cannot reach alpha.
-const FUTILITY: [i32; 3] = [0, 150, 300];
+/// Futility: in a null-window node, a late quiet turn that does not check is not searched when
+/// the static score plus `FUTILITY` per ply of the depth it would be searched at (after its
+/// late-move reduction, at most `FUTILITY_DEPTH`) cannot reach alpha.
+const FUTILITY: i32 = 150;
+const FUTILITY_DEPTH: i32 = 6;
 /// Reverse futility: a null-window node at most this deep whose static score beats beta by
-/// `REVERSE_FUTILITY` per ply of depth is cut without a search.
+/// `REVERSE_FUTILITY` per ply of depth (`REVERSE_IMPROVING` where the side is improving) is cut
+/// without a search.
 const REVERSE_DEPTH: i32 = 6;
 const REVERSE_FUTILITY: i32 = 100;
+const REVERSE_IMPROVING: i32 = 80;
 /// Static exchange pruning: in a null-window node at most this deep, a turn after the first that
 /// does not check and loses its piece on its square (a static exchange, order.rs) for more than
 /// `SEE_QUIET * depth^2` (a quiet turn) or `SEE_CAPTURE * depth` (a capture) is not searched.
@@ -382,14 +386,14 @@ impl Core {
         let stat = if in_check || !self.may_stop { NO_STAT } else { ev.evaluate(p, pos)? };
         self.plies[ply].stat = stat;
         // Reverse futility: near the horizon, a side this far above beta keeps it (the
-        // opponent's best answer rarely wins back that much).
+        // opponent's best answer rarely wins back that much; less still when it was improving).
         if ply > 0
             && depth <= REVERSE_DEPTH
             && !in_check
             && beta - alpha == 1
             && beta.abs() < MATE_BOUND
             && self.may_stop
-            && stat - REVERSE_FUTILITY * depth >= beta
+            && stat - reverse_margin(depth, self.improving(ply)) >= beta
         {
             return Ok(stat);
         }
@@ -536,28 +540,26 @@ impl Core {
         in_check: bool,
         turns: &mut Vec<Turn>,
     ) -> R<(i32, Option<Turn>)> {
-        // Futility: near the horizon, in a null-window node far below alpha, quiet turns that do
-        // not check are not searched; the node is worth at most its static score plus the
-        // margin for them.
-        let futile = if depth < FUTILITY.len() as i32
-            && ply > 0
+        // Futility: in a null-window node below alpha, late quiet turns that do not check are
+        // not searched where the static score plus the margin for the depth they would get
+        // cannot reach alpha; the node is worth at most that for them.
+        let futile = (ply > 0
             && !in_check
             && beta - alpha == 1
             && alpha.abs() < MATE_BOUND
             && self.may_stop
+            && self.plies[ply].stat != NO_STAT)
+            .then_some(self.plies[ply].stat);
+        // At depth 1 with no capture to try either (the evaluation saw none), the turns are not
+        // even generated.
+        if depth == 1
+            && let Some(stat) = futile
+            && stat + FUTILITY <= alpha
         {
-            let bound = ev.evaluate(p, pos)? + FUTILITY[depth as usize];
-            (bound <= alpha).then_some(bound)
-        } else {
-            None
-        };
-        // With no capture to try either (the evaluation saw none), the turns are not even
-        // generated.
-        if let Some(bound) = futile
-            && !ev.could_capture
-            && depth == 1
-        {
-            return Ok((bound, None));
+            ev.evaluate(p, pos)?;
+            if !ev.could_capture {
+                return Ok((stat + FUTILITY, None));
+            }
         }
         self.generate(p, pos, turns)?;
         if turns.is_empty() {
@@ -623,11 +625,18 @@ impl Core {
                 pos.unmake();
                 continue;
             }
+            // Late quiet turns are searched less deep, the more so the later and the deeper.
+            let reduce = if searched >= LMR_AFTER && depth >= 2 && quiet && !in_check && !checks {
+                lmr(depth, searched)
+            } else {
+                0
+            };
             // A futile quiet turn is played only to see whether it checks (a mate behind it).
             if quiet
                 && searched > 0
                 && !checks
-                && let Some(bound) = futile
+                && let Some(stat) = futile
+                && let Some(bound) = futility_bound(stat, depth - reduce, alpha)
             {
                 // It was played (hooks and all), so it is a node: a search limited by nodes then
                 // spends what it counts (on presets whose turns run hooks, the probes were most
@@ -639,12 +648,6 @@ impl Core {
                 }
                 continue;
             }
-            // Late quiet turns are searched less deep, the more so the later and the deeper.
-            let reduce = if searched >= LMR_AFTER && depth >= 2 && quiet && !in_check && !checks {
-                lmr(depth, searched)
-            } else {
-                0
-            };
             let extend = (word != 0 && word == self.plies[ply].singular) as i32;
             let r = self.child(ev, p, pos, depth + extend, ply, alpha, beta, searched == 0, reduce);
             pos.unmake();
@@ -891,6 +894,19 @@ impl Core {
         self.plies[ply].judge = judge;
         Ok(best)
     }
+}
+
+/// The static lead on beta that cuts a node `depth` plies deep by reverse futility: less where
+/// the side to move is improving (its position is going its way, so the lead is likelier real).
+fn reverse_margin(depth: i32, improving: bool) -> i32 {
+    depth * if improving { REVERSE_IMPROVING } else { REVERSE_FUTILITY }
+}
+
+/// The most a futile quiet turn searched at `depth` could score, from the node's static score,
+/// if that is at most alpha (the turn is pruned); none if it may reach alpha.
+fn futility_bound(stat: i32, depth: i32, alpha: i32) -> Option<i32> {
+    let bound = stat + FUTILITY * depth.max(1);
+    (depth <= FUTILITY_DEPTH && bound <= alpha).then_some(bound)
 }
 
 /// How many turns a node `depth` plies from the horizon tries before late-move pruning skips its
