@@ -64,7 +64,7 @@ const SEE_CAPTURE: i32 = 100;
 /// Late-move pruning: in a null-window node at most this deep, out of check, quiet turns after
 /// the first `late_moves(depth, improving)` tried are not searched (those ordered that late
 /// rarely cut, and a node this near the horizon has little to lose).
-const LMP_DEPTH: i32 = 4;
+const LMP_DEPTH: i32 = 8;
 /// Null-move verification: a null move that cuts at this depth or more, or where the side to
 /// move has at most `VERIFY_OFFICERS` officers (zugzwang is likelier with fewer pieces to move),
 /// is checked by a normal search at the null move's reduced depth in which that side may not pass
@@ -870,9 +870,9 @@ impl Core {
 }
 
 /// How many turns a node `depth` plies from the horizon tries before late-move pruning skips its
-/// quiet ones: (3 + depth^2) / 2, twice that when the side is improving.
+/// quiet ones: Stockfish 11's (5 + depth^2) / 2, twice that when the side is improving.
 fn late_moves(depth: i32, improving: bool) -> usize {
-    let n = 3 + depth * depth;
+    let n = 5 + depth * depth;
     (if improving { n } else { n / 2 }) as usize
 }
 
