@@ -7,7 +7,7 @@
 
 use super::eval::Evaluator;
 use super::limits::{INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY};
-use super::order::{self, History, QUIET_BELOW, capture_move};
+use super::order::{self, HISTORY_MAX, History, QUIET_BELOW, capture_move};
 use super::tt::{Bound, Table};
 use crate::engine::position::mflag;
 use crate::engine::turn::Turn;
@@ -45,6 +45,9 @@ const FIRST_QDEPTH: usize = 1;
 const ASPIRATION: i32 = 40;
 /// Turns searched at full depth before late ones are reduced.
 const LMR_AFTER: usize = 3;
+/// Late-move reductions' base is ln(depth) ln(turns searched) over this (Stockfish 11's is about
+/// 1.7).
+const LMR_DIVISOR: f64 = 1.75;
 /// Futility: in a null-window node, a late quiet turn that does not check is not searched when
 /// the static score plus `FUTILITY` per ply of the depth it would be searched at (after its
 /// late-move reduction, at most `FUTILITY_DEPTH`) cannot reach alpha.
@@ -65,7 +68,7 @@ const SEE_CAPTURE: i32 = 100;
 /// Late-move pruning: in a null-window node at most this deep, out of check, quiet turns after
 /// the first `late_moves(depth, improving)` tried are not searched (those ordered that late
 /// rarely cut, and a node this near the horizon has little to lose).
-const LMP_DEPTH: i32 = 4;
+const LMP_DEPTH: i32 = 8;
 /// Null-move verification: a null move that cuts at this depth or more, or where the side to
 /// move has at most `VERIFY_OFFICERS` officers (zugzwang is likelier with fewer pieces to move),
 /// is checked by a normal search at the null move's reduced depth in which that side may not pass
@@ -625,9 +628,12 @@ impl Core {
                 pos.unmake();
                 continue;
             }
-            // Late quiet turns are searched less deep, the more so the later and the deeper.
-            let reduce = if searched >= LMR_AFTER && depth >= 2 && quiet && !in_check && !checks {
-                lmr(depth, searched)
+            // Late quiet turns (killers too) are searched less deep, the more so the later and
+            // the deeper (`lmr`).
+            let killer = order::is_killer(scores[i]);
+            let reduce = if searched >= LMR_AFTER && depth >= 2 && (quiet || killer) && !in_check && !checks {
+                let pv = beta - alpha > 1;
+                lmr(depth, searched, pv, improving, killer, self.history.get(side, &t))
             } else {
                 0
             };
@@ -910,17 +916,24 @@ fn futility_bound(stat: i32, depth: i32, alpha: i32) -> Option<i32> {
 }
 
 /// How many turns a node `depth` plies from the horizon tries before late-move pruning skips its
-/// quiet ones: (3 + depth^2) / 2, twice that when the side is improving.
+/// quiet ones: Stockfish 11's (5 + depth^2) / 2, twice that when the side is improving.
 fn late_moves(depth: i32, improving: bool) -> usize {
-    let n = 3 + depth * depth;
+    let n = 5 + depth * depth;
     (if improving { n } else { n / 2 }) as usize
 }
 
-/// The reduction of the `searched`-th turn (from 0) at `depth`: about ln(depth) ln(searched) / 2,
-/// at least 1 and at most depth - 2 (1 at depth 2). At depth 2 a late quiet turn is so only
-/// evaluated, not answered: for presets whose turns run hooks, listing the answers is most of a
-/// node's cost (Ruddigore's `go depth 4` from the setup: 2.0 s of CPU before, 0.37 s after).
-fn lmr(depth: i32, searched: usize) -> i32 {
-    let r = ((depth as f64).ln() * (searched as f64).ln() / 2.0) as i32;
-    r.clamp(1, (depth - 2).max(1))
+/// The reduction of the `searched`-th turn (from 0) at `depth`, as Stockfish 11's: about
+/// ln(depth) ln(searched) / `LMR_DIVISOR`, a ply less in a principal-variation node (its value is
+/// the one reported) and for a killer or the counter turn (they refuted a sibling or the previous
+/// turn), a ply more when the side is not improving (its turns cut less), and less by up to two
+/// plies the better the turn's history (more for a bad one), rounded; at most depth - 2 (1 at
+/// depth 2), at least 0. At depth 2 a late quiet turn is so only evaluated, not answered: for
+/// presets whose turns run hooks, listing the answers is most of a node's cost (Ruddigore's `go
+/// depth 4` from the setup: 2.0 s of CPU before, 0.37 s after).
+fn lmr(depth: i32, searched: usize, pv: bool, improving: bool, killer: bool, history: i32) -> i32 {
+    let mut r = (depth as f64).ln() * (searched as f64).ln() / LMR_DIVISOR;
+    r -= pv as i32 as f64 + killer as i32 as f64;
+    r += !improving as i32 as f64;
+    r -= history as f64 / (HISTORY_MAX / 2) as f64;
+    (r.round() as i32).clamp(0, (depth - 2).max(1))
 }

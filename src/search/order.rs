@@ -19,8 +19,8 @@ const KILLER: i32 = 1 << 20;
 const BAD_CAPTURE: i32 = 1 << 19;
 /// Turns scored below this are quiet (their scores are history counts): the ones reduced late.
 pub const QUIET_BELOW: i32 = BAD_CAPTURE;
-/// History counts stay below this (halved when one would pass it).
-const HISTORY_MAX: i32 = BAD_CAPTURE / 2;
+/// History counts stay within plus or minus this (see `History::reward`).
+pub const HISTORY_MAX: i32 = BAD_CAPTURE / 2;
 /// A royal piece taken outranks any other victim (its declared value is often 0).
 const ROYAL_VICTIM: i32 = 1 << 16;
 
@@ -77,10 +77,14 @@ impl History {
 
     /// A quiet turn caused a cutoff at `depth` (`good`), or was tried before one (not `good`).
     /// Counts move toward plus or minus `HISTORY_MAX` and slow down as they near it, so that
-    /// they stay within it and recent cutoffs still count.
+    /// they stay within it and recent cutoffs still count. A step is a share of the bound, as
+    /// Stockfish's are (depth^2 / 256 of it, a quarter at most from depth 8): a count then
+    /// tells how reliably a turn cuts whatever the search's length, so that late-move
+    /// reductions may read it on one scale (with steps of depth^2 alone, counts stayed within
+    /// a hundredth of the bound, and grew with the nodes searched).
     pub fn reward(&mut self, side: Side, t: &Turn, depth: i32, good: bool) {
         if let Some(i) = self.index(side, t) {
-            let b = (depth * depth).min(HISTORY_MAX / 64);
+            let b = (depth * depth).min(64) * (HISTORY_MAX / 256);
             let b = if good { b } else { -b };
             let v = &mut self.table[i];
             *v += b - (*v as i64 * b.abs() as i64 / HISTORY_MAX as i64) as i32;
@@ -316,6 +320,13 @@ pub fn pick(
         judge.swap(i, best);
         return;
     }
+}
+
+/// Whether an ordering score is a killer's or the counter turn's: quiet turns ordered early for
+/// having refuted a sibling or the previous turn.
+#[inline]
+pub fn is_killer(score: i32) -> bool {
+    (KILLER - 1..=KILLER + 1).contains(&score)
 }
 
 /// Remember a quiet turn that caused a cutoff at this ply.
