@@ -621,7 +621,9 @@ impl Core {
             }
             self.plies[ply].current = Some(t);
             let checks = p.royal_safety && pos.in_check(p, pos.side);
-            self.plies[ply].check_loses = checks && self.check_loses(ev, p, pos, &t)?;
+            // Judged only where the answer may be extended: at depth 1 the answer is quiescence,
+            // which extends nothing (and no singular extension runs that shallow).
+            self.plies[ply].check_loses = checks && depth >= 2 && self.check_loses(ev, p, pos, &t)?;
             if losing && !checks {
                 // Played, so counted as a node (as a futile turn is).
                 self.nodes += 1;
