@@ -41,6 +41,10 @@ struct Tables {
     mobility: Weights,
     /// Score per own piece next to a royal piece ([`EvalWeights::shield`]).
     shield: i32,
+    /// `[code]`: the pair bonus of a colour-bound kind ([`EvalWeights::pair`]), 0 for the others.
+    pair: [i32; 128],
+    /// `[square]`: its colour on the chequered board (0 or 1).
+    colour: Vec<u8>,
 }
 
 impl Tables {
@@ -62,12 +66,26 @@ impl Tables {
             full_phase: 1,
             mobility: [w.mobility; 128],
             shield: w.shield,
+            pair: [0; 128],
+            colour: vec![0; cells],
         };
+        for &sq in &g.squares {
+            t.colour[sq.idx()] = ((g.file(sq) + g.rank(sq)) % 2) as u8;
+        }
         for (k, kind) in preset.kinds.iter().enumerate() {
             for side in Side::BOTH {
                 let code = cell::piece(k, side);
                 let mut mob = Vec::with_capacity(g.squares.len());
-                attacks::alone_on_each_square(preset, code, |_, _, moves| mob.push(moves.len() as i32));
+                // Colour-bound: some move, and none onto a square of the other colour.
+                let (mut moves_any, mut bound) = (false, true);
+                attacks::alone_on_each_square(preset, code, |_, from, moves| {
+                    mob.push(moves.len() as i32);
+                    moves_any |= !moves.is_empty();
+                    bound &= moves.iter().all(|m| t.colour[m.to.idx()] == t.colour[from.idx()]);
+                });
+                if bound && moves_any && !kind.royal {
+                    t.pair[code as usize] = values[code as usize] * w.pair / 100;
+                }
                 let n = mob.len().max(1) as i32;
                 let mean = mob.iter().sum::<i32>() * 8 / n;
                 let base = code as usize * cells;
@@ -115,6 +133,9 @@ impl Tables {
         let phase = phase.clamp(0, self.full_phase);
         let (mut s, mut early, mut late) = (0, 0, 0);
         for (side, sign) in [(Side::White, 1), (Side::Black, -1)] {
+            // Per colour-bound kind found: the colours its pieces stand on, as bits.
+            let mut colours = [(0u8, 0u8); 4];
+            let mut found = 0;
             pos.for_each_piece(
                 preset,
                 side,
@@ -129,9 +150,25 @@ impl Tables {
                         late += sign * self.royal_late[i];
                     } else {
                         s += sign * self.square[i];
+                        if self.pair[code as usize] != 0 {
+                            let bit = 1 << self.colour[sq];
+                            match colours[..found].iter().position(|c| c.0 == code) {
+                                Some(j) => colours[j].1 |= bit,
+                                None if found < colours.len() => {
+                                    colours[found] = (code, bit);
+                                    found += 1;
+                                }
+                                None => {}
+                            }
+                        }
                     }
                 },
             );
+            for &(code, seen) in &colours[..found] {
+                if seen == 3 {
+                    s += sign * self.pair[code as usize];
+                }
+            }
         }
         for (side, sign) in [(Side::White, 1), (Side::Black, -1)] {
             for &k in &pos.hands[side] {

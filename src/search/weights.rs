@@ -50,6 +50,10 @@ pub struct EvalWeights {
     /// value when undefended) that counts for it: more for the side to move, which takes first.
     pub threat_mover: i32,
     pub threat_waiter: i32,
+    /// A side with pieces of one colour-bound kind (its moves never change the colour of its
+    /// square, as a bishop's) on both colours: the pair's bonus, in hundredths of the kind's
+    /// value (each alone reaches half the board; together, all of it).
+    pub pair: i32,
 }
 
 /// The built-in weights, set by hand (weights tuned by `bench/tune.py` on chess did not play
@@ -71,6 +75,7 @@ pub const DEFAULT: EvalWeights = EvalWeights {
     open_file: 30,
     threat_mover: 16,
     threat_waiter: 8,
+    pair: 15,
 };
 
 /// A weight's bounds in a file: wide enough for any tuning, narrow enough that no term overflows.
@@ -81,7 +86,7 @@ const ATTACK_MAX_LIMIT: i32 = 10_000;
 /// Each weight's name in a weights file and its field, in the order files list them: the one
 /// table that `entries`, the file reader and its error message share.
 type Field = fn(&mut EvalWeights) -> &mut i32;
-const FIELDS: [(&str, Field); 16] = [
+const FIELDS: [(&str, Field); 17] = [
     ("TEMPO", |w| &mut w.tempo),
     ("MOBILITY", |w| &mut w.mobility),
     ("OFFICER_MOBILITY", |w| &mut w.officer_mobility),
@@ -98,6 +103,7 @@ const FIELDS: [(&str, Field); 16] = [
     ("OPEN_FILE", |w| &mut w.open_file),
     ("THREAT_MOVER", |w| &mut w.threat_mover),
     ("THREAT_WAITER", |w| &mut w.threat_waiter),
+    ("PAIR", |w| &mut w.pair),
 ];
 
 impl EvalWeights {
