@@ -576,7 +576,7 @@ impl Core {
         let prev = if ply > 0 { self.plies[ply - 1].current } else { None };
         let counter = self.history.counter(side, prev.as_ref());
         let prior = self.prior(ply);
-        order::score_after(
+        order::score(
             ev,
             pos,
             turns,
@@ -886,7 +886,8 @@ impl Core {
         turns.dedup_by_key(|t| capture_move(t));
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
         let mut judge = std::mem::take(&mut self.plies[ply].judge);
-        order::score(ev, pos, turns, tt_turn, &[None, None], None, &self.history, &mut scores, &mut judge);
+        let h = &self.history;
+        order::score(ev, pos, turns, tt_turn, &[None; 2], None, h, &[None; 2], &mut scores, &mut judge);
         for i in 0..turns.len() {
             order::pick(ev, p, pos, turns, &mut scores, &mut judge, i);
             let t = turns[i];

@@ -229,25 +229,9 @@ impl History {
 
 /// Ordering scores for `turns`, higher first (the table's turn, by its [`word`], first), and in
 /// `judge` what each loses if its capture, left to judge, loses material ([`pick`] judges it).
-/// No continuation history (quiescence's evasions): see [`score_after`].
+/// Quiet turns' history counts their continuation history after `prior`.
 #[allow(clippy::too_many_arguments)]
 pub fn score(
-    ev: &Evaluator,
-    pos: &Position,
-    turns: &[Turn],
-    tt: u64,
-    killers: &[Option<Turn>; 2],
-    counter: Option<Turn>,
-    history: &History,
-    out: &mut Vec<i32>,
-    judge: &mut Vec<i32>,
-) {
-    score_after(ev, pos, turns, tt, killers, counter, history, &[None, None], out, judge);
-}
-
-/// [`score`], quiet turns' history counting their continuation history after `prior`.
-#[allow(clippy::too_many_arguments)]
-pub fn score_after(
     ev: &Evaluator,
     pos: &Position,
     turns: &[Turn],
