@@ -7,7 +7,7 @@
 
 use super::eval::Evaluator;
 use super::limits::{INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY};
-use super::order::{self, HISTORY_MAX, History, QUIET_BELOW, capture_move};
+use super::order::{self, HISTORY_MAX, History, Prior, QUIET_BELOW, capture_move};
 use super::tt::{Bound, Table};
 use crate::engine::position::mflag;
 use crate::engine::turn::Turn;
@@ -102,6 +102,8 @@ struct PlyData {
     null: bool,
     /// The turn being tried at this ply (none: a null move), which the next ply answers.
     current: Option<Turn>,
+    /// That turn's continuation key (`History::key`), read only while `current` is some.
+    moved: Option<usize>,
     /// That turn checks but loses its piece on its square: its check is not extended.
     check_loses: bool,
     /// The static score at this ply (`NO_STAT` if none), to tell whether the side to move is
@@ -573,6 +575,7 @@ impl Core {
         let side = pos.side;
         let prev = if ply > 0 { self.plies[ply - 1].current } else { None };
         let counter = self.history.counter(side, prev.as_ref());
+        let prior = self.prior(ply);
         order::score(
             ev,
             pos,
@@ -581,6 +584,7 @@ impl Core {
             &self.plies[ply].killers,
             counter,
             &self.history,
+            &prior,
             &mut scores,
             &mut judge,
         );
@@ -620,6 +624,7 @@ impl Core {
                 continue;
             }
             self.plies[ply].current = Some(t);
+            self.plies[ply].moved = self.history.key(pos, &t, true);
             let checks = p.royal_safety && pos.in_check(p, pos.side);
             // Judged only where the answer may be extended: at depth 1 the answer is quiescence,
             // which extends nothing (and no singular extension runs that shallow).
@@ -635,7 +640,7 @@ impl Core {
             let killer = order::is_killer(scores[i]);
             let reduce = if searched >= LMR_AFTER && depth >= 2 && (quiet || killer) && !in_check && !checks {
                 let pv = beta - alpha > 1;
-                lmr(depth, searched, pv, improving, killer, self.history.get(side, &t))
+                lmr(depth, searched, pv, improving, killer, self.history.quiet(side, pos, &t, &prior, true))
             } else {
                 0
             };
@@ -675,14 +680,10 @@ impl Core {
                 if alpha >= beta {
                     if capture_move(&t).is_none() {
                         order::add_killer(&mut self.plies[ply].killers, t);
-                        self.history.reward(side, &t, depth, true);
                         self.history.set_counter(side, prev.as_ref(), t);
-                        // The quiet turns tried before it did not cut: they lose history.
-                        for u in &turns[..i] {
-                            if capture_move(u).is_none() {
-                                self.history.reward(side, u, depth, false);
-                            }
-                        }
+                        // It gains history; the quiet turns tried before it did not cut: they
+                        // lose as much.
+                        self.history.cutoff(pos, &t, &turns[..i], depth, &prior);
                     }
                     break;
                 }
@@ -695,6 +696,18 @@ impl Core {
             return Ok((over_score(&pos.no_moves_result(p), pos, ply), None));
         }
         Ok(best)
+    }
+
+    /// The continuation keys of the turns one and two plies before `ply` (none for a null move).
+    fn prior(&self, ply: usize) -> Prior {
+        let at = |back: usize| ply.checked_sub(back).and_then(|j| self.plies[j].current.and(self.plies[j].moved));
+        [at(1), at(2)]
+    }
+
+    /// Forget what earlier games taught (a new game): the table and the history.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.clear();
     }
 
     /// Whether the static score at `ply` beats the one two plies before (the same side to move):
@@ -873,7 +886,8 @@ impl Core {
         turns.dedup_by_key(|t| capture_move(t));
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
         let mut judge = std::mem::take(&mut self.plies[ply].judge);
-        order::score(ev, pos, turns, tt_turn, &[None, None], None, &self.history, &mut scores, &mut judge);
+        let h = &self.history;
+        order::score(ev, pos, turns, tt_turn, &[None; 2], None, h, &[None; 2], &mut scores, &mut judge);
         for i in 0..turns.len() {
             order::pick(ev, p, pos, turns, &mut scores, &mut judge, i);
             let t = turns[i];

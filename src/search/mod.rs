@@ -125,7 +125,7 @@ impl Searcher {
 
     /// Forget what earlier searches learnt (a new game).
     pub fn clear(&mut self) {
-        self.core.tt.clear();
+        self.core.clear();
     }
 
     /// Run `f` with the evaluator for `p` within a fresh budget ([`crate::budget`]): the kept

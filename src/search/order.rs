@@ -39,22 +39,133 @@ pub fn capture_move(t: &Turn) -> Option<Move> {
 /// Quiet turns that caused cutoffs, by side and the first part's from and to squares (a drop:
 /// the piece code and its square), weighted by the depth squared; quiet turns tried before a
 /// cutoff lose as much. Also the counter turn: the quiet turn that last refuted each turn (by the
-/// same index of the turn before it).
+/// same index of the turn before it). And continuation history (Stockfish's): quiet turns'
+/// cutoffs by the piece that moved and its destination, for each piece and destination of the
+/// turn one ply before, and of the turn two plies before, counted as the main table's are (and
+/// not aged between searches: a game's few thousand nodes a move fill them slowly); added to the
+/// main count of a quiet turn, for ordering and late-move reductions.
 #[derive(Default)]
 pub struct History {
     cells: usize,
     table: Vec<i32>,
     counters: Vec<Option<Turn>>,
+    /// The preset's piece kinds.
+    kinds: usize,
+    /// Each cell's square number (its index in the geometry's squares; `NO_SQUARE` if none).
+    squares: Vec<u16>,
+    /// How many continuation keys there are: a piece code (with its side) and a square.
+    keys: usize,
+    /// By the earlier turn's key, then this turn's (empty where it would be too big): in
+    /// sixteenths of the main table's scale, so that the table takes half the memory.
+    cont: Vec<i16>,
+}
+
+/// The continuation keys of the turns one and two plies before a node's turns (see
+/// [`History::key`]; none before the root or for a null move).
+pub type Prior = [Option<usize>; 2];
+
+const NO_SQUARE: u16 = u16::MAX;
+
+/// The continuation table's entries are 2 bytes: 4 MB at most (8 x 8 chess: 1.2 MB; 10 x 8
+/// Capablanca: 3.3 MB; 10 x 10 and 9 x 9 with more kinds: none).
+const MAX_CONT_ENTRIES: usize = 1 << 21;
+/// The continuation table's bound, and what its counts are multiplied by on the main table's
+/// scale.
+const CONT_MAX: i32 = HISTORY_MAX / CONT_SCALE;
+const CONT_SCALE: i32 = 16;
+
+/// Move `v` toward plus or minus `HISTORY_MAX` by a share of the bound that grows with `depth`
+/// (see [`History::reward`]).
+#[inline]
+fn gravity(v: &mut i32, depth: i32, good: bool) {
+    *v = toward(*v, HISTORY_MAX, depth, good);
+}
+
+/// `v` moved toward plus or minus `max` by `depth`^2 / 256 of it (a quarter at most), less the
+/// nearer it is: it stays within `max`.
+#[inline]
+fn toward(v: i32, max: i32, depth: i32, good: bool) -> i32 {
+    let b = (depth * depth).min(64) * (max / 256);
+    let b = if good { b } else { -b };
+    v + b - (v as i64 * b.abs() as i64 / max as i64) as i32
 }
 
 impl History {
-    /// Size the table for this board (a new preset or the first search).
+    /// Size the tables for this board (a new preset or the first search).
     pub fn fit(&mut self, p: &Preset, _pos: &Position) {
         let cells = p.geo.cells.max(128);
-        if self.cells != cells {
+        let kinds = p.kinds.len();
+        if self.cells != cells || self.kinds != kinds {
             self.cells = cells;
+            self.kinds = kinds;
             self.table = vec![0; 2 * cells * cells];
             self.counters = vec![None; 2 * cells * cells];
+            self.squares = vec![NO_SQUARE; cells];
+            for (i, sq) in p.geo.squares.iter().enumerate() {
+                if let Some(s) = self.squares.get_mut(sq.idx()) {
+                    *s = i as u16;
+                }
+            }
+            self.keys = 2 * kinds * p.geo.squares.len();
+            let n = self.keys * self.keys;
+            self.cont = if n <= MAX_CONT_ENTRIES { vec![0; n] } else { Vec::new() };
+        }
+    }
+
+    /// A new game: nothing learnt in the last one counts.
+    pub fn clear(&mut self) {
+        self.table.fill(0);
+        self.counters.fill(None);
+        self.cont.fill(0);
+    }
+
+    /// A turn's continuation key: the piece that ends on its first part's destination (with its
+    /// side; a promotion's new piece, a drop's piece) and that square. From the position before
+    /// the turn, or after it when `played`.
+    #[inline]
+    pub fn key(&self, pos: &Position, t: &Turn, played: bool) -> Option<usize> {
+        let (code, to) = match t.parts().first()? {
+            TurnPart::Move(m) if played => (pos.cells[m.to.idx()], m.to),
+            TurnPart::Move(m) => (if m.promo != 0 { m.promo } else { pos.cells[m.from.idx()] }, m.to),
+            TurnPart::Drop(code, sq) => (*code, *sq),
+            _ => return None,
+        };
+        let sq = *self.squares.get(to.idx())?;
+        if self.cont.is_empty() || !cell::is_piece(code) || sq == NO_SQUARE {
+            return None;
+        }
+        let key = ((code & 0x7F) - cell::FIRST_PIECE) as usize * (self.keys / (2 * self.kinds)) + sq as usize;
+        (key < self.keys).then_some(key)
+    }
+
+    /// The continuation counts of the turn of key `key` after the turns of `prior`, on the main
+    /// table's scale: half their sum, so that with the main count they stay within twice its
+    /// bound.
+    #[inline]
+    fn continuation(&self, key: Option<usize>, prior: &Prior) -> i32 {
+        let Some(key) = key else { return 0 };
+        let sum: i32 = prior.iter().flatten().map(|&k| self.cont[k * self.keys + key] as i32).sum();
+        sum * CONT_SCALE / 2
+    }
+
+    /// A quiet turn's history for ordering and reductions, within twice `HISTORY_MAX`: the main
+    /// table's count and its continuation counts after `prior`. `pos` is the position before it,
+    /// or after it when `played`.
+    #[inline]
+    pub fn quiet(&self, side: Side, pos: &Position, t: &Turn, prior: &Prior, played: bool) -> i32 {
+        let cont =
+            if prior.iter().any(Option::is_some) { self.continuation(self.key(pos, t, played), prior) } else { 0 };
+        self.get(side, t) + cont
+    }
+
+    /// A quiet turn's counts, the main one and its continuations after `prior`, move up or down.
+    fn reward_quiet(&mut self, pos: &Position, t: &Turn, prior: &Prior, depth: i32, good: bool) {
+        self.reward(pos.side, t, depth, good);
+        if let Some(key) = self.key(pos, t, false) {
+            for &k in prior.iter().flatten() {
+                let v = &mut self.cont[k * self.keys + key];
+                *v = toward(*v as i32, CONT_MAX, depth, good) as i16;
+            }
         }
     }
 
@@ -87,10 +198,17 @@ impl History {
     /// a hundredth of the bound, and grew with the nodes searched).
     pub fn reward(&mut self, side: Side, t: &Turn, depth: i32, good: bool) {
         if let Some(i) = self.index(side, t) {
-            let b = (depth * depth).min(64) * (HISTORY_MAX / 256);
-            let b = if good { b } else { -b };
-            let v = &mut self.table[i];
-            *v += b - (*v as i64 * b.abs() as i64 / HISTORY_MAX as i64) as i32;
+            gravity(&mut self.table[i], depth, good);
+        }
+    }
+
+    /// A quiet turn cut at `depth` (`pos` is its node's position, `prior` the keys of the turns
+    /// before it) after the turns `before` were tried: it gains history and continuation history,
+    /// and the quiet turns before it lose as much.
+    pub fn cutoff(&mut self, pos: &Position, t: &Turn, before: &[Turn], depth: i32, prior: &Prior) {
+        self.reward_quiet(pos, t, prior, depth, true);
+        for u in before.iter().filter(|u| capture_move(u).is_none()) {
+            self.reward_quiet(pos, u, prior, depth, false);
         }
     }
 
@@ -111,6 +229,7 @@ impl History {
 
 /// Ordering scores for `turns`, higher first (the table's turn, by its [`word`], first), and in
 /// `judge` what each loses if its capture, left to judge, loses material ([`pick`] judges it).
+/// Quiet turns' history counts their continuation history after `prior`.
 #[allow(clippy::too_many_arguments)]
 pub fn score(
     ev: &Evaluator,
@@ -120,6 +239,7 @@ pub fn score(
     killers: &[Option<Turn>; 2],
     counter: Option<Turn>,
     history: &History,
+    prior: &Prior,
     out: &mut Vec<i32>,
     judge: &mut Vec<i32>,
 ) {
@@ -155,7 +275,8 @@ pub fn score(
             } else if counter.is(h, t) {
                 KILLER - 1
             } else {
-                history.get(pos.side, t)
+                // Below the bad captures even at its bound.
+                history.quiet(pos.side, pos, t, prior, false).min(QUIET_BELOW - 1)
             };
         }
         judge.push(owed);
