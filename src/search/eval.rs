@@ -43,8 +43,6 @@ struct Tables {
     shield: i32,
     /// `[code]`: the pair bonus of a colour-bound kind ([`EvalWeights::pair`]), 0 for the others.
     pair: [i32; 128],
-    /// `[square]`: its colour on the chequered board (0 or 1).
-    colour: Vec<u8>,
 }
 
 impl Tables {
@@ -67,11 +65,7 @@ impl Tables {
             mobility: [w.mobility; 128],
             shield: w.shield,
             pair: [0; 128],
-            colour: vec![0; cells],
         };
-        for &sq in &g.squares {
-            t.colour[sq.idx()] = ((g.file(sq) + g.rank(sq)) % 2) as u8;
-        }
         for (k, kind) in preset.kinds.iter().enumerate() {
             for side in Side::BOTH {
                 let code = cell::piece(k, side);
@@ -81,7 +75,7 @@ impl Tables {
                 attacks::alone_on_each_square(preset, code, |_, from, moves| {
                     mob.push(moves.len() as i32);
                     moves_any |= !moves.is_empty();
-                    bound &= moves.iter().all(|m| t.colour[m.to.idx()] == t.colour[from.idx()]);
+                    bound &= moves.iter().all(|m| g.is_light(m.to) == g.is_light(from));
                 });
                 if bound && moves_any && !kind.royal {
                     t.pair[code as usize] = values[code as usize] * w.pair / 100;
@@ -133,9 +127,8 @@ impl Tables {
         let phase = phase.clamp(0, self.full_phase);
         let (mut s, mut early, mut late) = (0, 0, 0);
         for (side, sign) in [(Side::White, 1), (Side::Black, -1)] {
-            // Per colour-bound kind found: the colours its pieces stand on, as bits.
-            let mut colours = [(0u8, 0u8); 4];
-            let mut found = 0;
+            // By cell code: the colour-bound kinds with a piece on a light square, on a dark one.
+            let (mut light, mut dark) = (0u128, 0u128);
             pos.for_each_piece(
                 preset,
                 side,
@@ -151,23 +144,16 @@ impl Tables {
                     } else {
                         s += sign * self.square[i];
                         if self.pair[code as usize] != 0 {
-                            let bit = 1 << self.colour[sq];
-                            match colours[..found].iter().position(|c| c.0 == code) {
-                                Some(j) => colours[j].1 |= bit,
-                                None if found < colours.len() => {
-                                    colours[found] = (code, bit);
-                                    found += 1;
-                                }
-                                None => {}
-                            }
+                            let bit = 1u128 << (code & 127);
+                            if preset.geo.is_light(at) { light |= bit } else { dark |= bit }
                         }
                     }
                 },
             );
-            for &(code, seen) in &colours[..found] {
-                if seen == 3 {
-                    s += sign * self.pair[code as usize];
-                }
+            let mut pairs = light & dark;
+            while pairs != 0 {
+                s += sign * self.pair[pairs.trailing_zeros() as usize];
+                pairs &= pairs - 1;
             }
         }
         for (side, sign) in [(Side::White, 1), (Side::Black, -1)] {
