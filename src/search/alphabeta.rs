@@ -640,7 +640,7 @@ impl Core {
             let killer = order::is_killer(scores[i]);
             let reduce = if searched >= LMR_AFTER && depth >= 2 && (quiet || killer) && !in_check && !checks {
                 let pv = beta - alpha > 1;
-                lmr(depth, searched, pv, improving, killer, self.history.quiet(side, pos, &t, &prior, true))
+                lmr(depth, searched, pv, improving, killer, self.history.quiet(side, &t, self.plies[ply].moved, &prior))
             } else {
                 0
             };

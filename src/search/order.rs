@@ -74,13 +74,6 @@ const MAX_CONT_ENTRIES: usize = 1 << 21;
 const CONT_MAX: i32 = HISTORY_MAX / CONT_SCALE;
 const CONT_SCALE: i32 = 16;
 
-/// Move `v` toward plus or minus `HISTORY_MAX` by a share of the bound that grows with `depth`
-/// (see [`History::reward`]).
-#[inline]
-fn gravity(v: &mut i32, depth: i32, good: bool) {
-    *v = toward(*v, HISTORY_MAX, depth, good);
-}
-
 /// `v` moved toward plus or minus `max` by `depth`^2 / 256 of it (a quarter at most), less the
 /// nearer it is: it stays within `max`.
 #[inline]
@@ -149,13 +142,11 @@ impl History {
     }
 
     /// A quiet turn's history for ordering and reductions, within twice `HISTORY_MAX`: the main
-    /// table's count and its continuation counts after `prior`. `pos` is the position before it,
-    /// or after it when `played`.
+    /// table's count and its continuation counts after `prior`, the turn's continuation key
+    /// being `key` ([`History::key`]).
     #[inline]
-    pub fn quiet(&self, side: Side, pos: &Position, t: &Turn, prior: &Prior, played: bool) -> i32 {
-        let cont =
-            if prior.iter().any(Option::is_some) { self.continuation(self.key(pos, t, played), prior) } else { 0 };
-        self.get(side, t) + cont
+    pub fn quiet(&self, side: Side, t: &Turn, key: Option<usize>, prior: &Prior) -> i32 {
+        self.get(side, t) + self.continuation(key, prior)
     }
 
     /// A quiet turn's counts, the main one and its continuations after `prior`, move up or down.
@@ -185,7 +176,7 @@ impl History {
     }
 
     #[inline]
-    pub fn get(&self, side: Side, t: &Turn) -> i32 {
+    fn get(&self, side: Side, t: &Turn) -> i32 {
         self.index(side, t).map_or(0, |i| self.table[i])
     }
 
@@ -196,9 +187,9 @@ impl History {
     /// tells how reliably a turn cuts whatever the search's length, so that late-move
     /// reductions may read it on one scale (with steps of depth^2 alone, counts stayed within
     /// a hundredth of the bound, and grew with the nodes searched).
-    pub fn reward(&mut self, side: Side, t: &Turn, depth: i32, good: bool) {
+    fn reward(&mut self, side: Side, t: &Turn, depth: i32, good: bool) {
         if let Some(i) = self.index(side, t) {
-            gravity(&mut self.table[i], depth, good);
+            self.table[i] = toward(self.table[i], HISTORY_MAX, depth, good);
         }
     }
 
@@ -276,7 +267,8 @@ pub fn score(
                 KILLER - 1
             } else {
                 // Below the bad captures even at its bound.
-                history.quiet(pos.side, pos, t, prior, false).min(QUIET_BELOW - 1)
+                let key = if prior.iter().any(Option::is_some) { history.key(pos, t, false) } else { None };
+                history.quiet(pos.side, t, key, prior).min(QUIET_BELOW - 1)
             };
         }
         judge.push(owed);
