@@ -133,8 +133,10 @@ pub struct Core {
     /// Whether limits may stop the search now: after the first iteration, or within it once a
     /// root turn has been scored.
     can_stop: bool,
-    /// The best root score of the first iteration so far, when it has one (see `first_best`).
-    first_best: Option<i32>,
+    /// The best root score of the current iteration so far and its principal variation, once a
+    /// root turn has raised alpha (see `root_best`).
+    root_best: Option<i32>,
+    root_pv: Vec<Turn>,
     /// Set by another thread (an engine protocol's `stop`) to end the search as a limit would.
     pub stop: Option<Arc<AtomicBool>>,
     /// Whether the preset's first repetition rule draws: then a position met again in the search
@@ -168,7 +170,8 @@ impl Core {
             start: Instant::now(),
             may_stop: false,
             can_stop: false,
-            first_best: None,
+            root_best: None,
+            root_pv: Vec::new(),
             stop: None,
             repetition_draws: false,
             verify: (Side::White, 0),
@@ -190,7 +193,7 @@ impl Core {
         self.nodes = 0;
         self.may_stop = false;
         self.can_stop = false;
-        self.first_best = None;
+        self.root_best = None;
         self.last_score = None;
         self.verify.1 = 0;
         self.history.age();
@@ -213,6 +216,7 @@ impl Core {
         self.may_stop = depth > 1;
         self.can_stop = depth > 1;
         self.history.fit(p, pos);
+        self.root_best = None;
         let (mut lo, mut hi) = (-INFINITY, INFINITY);
         if depth >= 4
             && let Some(last) = self.last_score
@@ -268,10 +272,13 @@ impl Core {
         &self.plies[0].pv
     }
 
-    /// The first iteration's best score so far, with its turn first in `pv()`, once a root turn
-    /// has been scored: what a search stopped within its first iteration answers.
-    pub fn first_best(&self) -> Option<i32> {
-        self.first_best
+    /// The current iteration's best root score so far and its principal variation, once a root
+    /// turn has raised alpha: what a search stopped within an iteration answers. Root turns are
+    /// tried best first (the last iteration's principal variation leads), so a turn that beat
+    /// the first one, searched deeper, is the better answer; in the first iteration it is the
+    /// only one.
+    pub fn root_best(&self) -> Option<(i32, &[Turn])> {
+        self.root_best.map(|s| (s, &self.root_pv[..]))
     }
 
     /// Count a node and stop when a limit is reached (checked deterministically for node limits).
@@ -672,9 +679,10 @@ impl Core {
             if score > alpha {
                 alpha = score;
                 self.set_pv(ply, t);
-                if ply == 0 && !self.may_stop {
+                if ply == 0 {
+                    self.root_best = Some(score);
+                    self.root_pv.clone_from(&self.plies[0].pv);
                     // The first iteration has a root turn: limits may stop it from now on.
-                    self.first_best = Some(score);
                     self.can_stop = true;
                 }
                 if alpha >= beta {

@@ -180,11 +180,11 @@ impl Searcher {
                     }
                 }
                 Err(Abort::Stop) => {
-                    // Stopped within the first iteration: its best root turn so far.
-                    if found.is_none()
-                        && let Some(score) = core.first_best()
-                    {
-                        found = Some((core.pv().to_vec(), score, 0));
+                    // Stopped within an iteration: its best root turn so far, once one raised
+                    // alpha (searched deeper than the last iteration's), at the depth completed.
+                    if let Some((score, pv)) = core.root_best() {
+                        let done = found.as_ref().map_or(0, |f| f.2);
+                        found = Some((pv.to_vec(), score, done));
                     }
                     break;
                 }
