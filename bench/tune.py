@@ -125,6 +125,7 @@ STEPS = {
     "SHIELD": 1,
     "ATTACK": 1,
     "ATTACK_MAX": 50,
+    "SAFE_CHECK": 1,
     "PROMOTION": 2,
     "UNPASSED": 5,
     "PASSED_EARLY": 10,

@@ -342,6 +342,29 @@ fn threats_weigh_attacked_pieces() {
     assert_eq!(c.threats, [500 - 300, 0]);
 }
 
+/// Safe checks from the bitboard counts: the squares a side's non-royal pieces move to from which
+/// they would check the enemy royal piece, where no enemy piece attacks.
+#[test]
+fn safe_checks_count_unattacked_checking_squares() {
+    use herald::search::attacks::AttackSets;
+    let count = |fen: &str| {
+        let g = shipped("chess", Some(fen));
+        let sets = AttackSets::new(&g.preset).expect("chess has bitboards");
+        let mut pos = g.pos.clone();
+        sets.count(&g.preset, &mut pos, &mut Vec::new(), &[1; 128]).expect("counted by bitboards").safe_checks
+    };
+    // The queen checks from e8 (the back rank); the knight from e7 and f6, but the g7 pawn
+    // guards f6. Black's pawns cannot reach f2 or h2, where they would check.
+    assert_eq!(count("6k1/5ppp/8/3N4/8/8/5PPP/4Q1K1 w - - 0 1"), [2, 0]);
+    // A rook on a8 guards e8, whichever side is to move.
+    assert_eq!(count("r5k1/5ppp/8/3N4/8/8/5PPP/4Q1K1 w - - 0 1"), [1, 0]);
+    assert_eq!(count("r5k1/5ppp/8/3N4/8/8/5PPP/4Q1K1 b - - 0 1"), [1, 0]);
+    // Black's rook checks from e1; a rook on a1 guards it (and its own check from a8 is blocked
+    // by Black's rook on the back rank).
+    assert_eq!(count("4r1k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1"), [0, 1]);
+    assert_eq!(count("4r1k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"), [0, 0]);
+}
+
 /// The evaluation's counts from bitboard target sets (mobility, moves near the enemy royal
 /// piece, a capture for the mover) equal those of the move lists, in every position of random
 /// games of every shipped preset where the bitboards apply; and they apply to the seed presets
@@ -371,7 +394,12 @@ fn bitboard_counts_equal_the_move_lists() {
                     g.pos.side = side;
                     if let Some(fast) = sets.count(&p, &mut g.pos, &mut buf, &weights) {
                         let slow = listed(&p, &mut g.pos, &mut buf, &weights);
-                        assert_eq!(Counts { capturers: 0, ..fast }, slow, "{name}: {} with {side:?} to move", g.fen());
+                        assert_eq!(
+                            Counts { capturers: 0, safe_checks: [0; 2], ..fast },
+                            slow,
+                            "{name}: {} with {side:?} to move",
+                            g.fen()
+                        );
                         // The capturers' moves hold every capture, in the order of the full list.
                         let captures =
                             |moves: &mut Vec<Move>| moves.retain(|m| m.flags & (mflag::CAPTURE | mflag::EP) != 0);

@@ -159,9 +159,24 @@ impl BitTables {
         ray & !dir.ray[nearest(hit, dir.up)]
     }
 
+    /// The squares `k`'s rides reach from bit `b` (the first piece in the way included), from
+    /// its slide tables where it has them (`slides`, [`BitTables::slides`]), the rest walked.
+    #[inline(always)]
+    pub fn ride_squares(&self, slides: Option<&slides::Table>, k: &KindBits, b: usize, occ: Bits) -> Bits {
+        let mut rides = 0;
+        let mut walk = k.slide.dirs;
+        if k.slide.n != 0
+            && let Some(s) = slides
+        {
+            rides = s.slide(&k.slide, b, occ);
+            walk = k.slide.rest;
+        }
+        rides | self.rides_walked(walk, b, occ)
+    }
+
     /// [`BitTables::ride`] along each direction of `dirs` (a bit each), walked.
     #[inline]
-    fn rides_walked(&self, mut dirs: u64, sq: usize, occ: Bits) -> Bits {
+    pub fn rides_walked(&self, mut dirs: u64, sq: usize, occ: Bits) -> Bits {
         let mut to = 0;
         while dirs != 0 {
             to |= self.ride(dirs.trailing_zeros() as usize, sq, occ);
@@ -253,16 +268,7 @@ impl BitTables {
             to |= k.friend[b] & own & !shield;
         }
         if k.rides_any {
-            let mut rides = 0;
-            let mut walk = k.slide.dirs;
-            if k.slide.n != 0
-                && let Some(s) = slides
-            {
-                rides = s.slide(&k.slide, b, occ);
-                walk = k.slide.rest;
-            }
-            rides |= self.rides_walked(walk, b, occ);
-            to |= rides & !own;
+            to |= self.ride_squares(slides, k, b, occ) & !own;
         } else {
             for &(d, fl) in &k.rides {
                 to |= reachable(fl, self.ride(d as usize, b, occ), own, empty, enemy);

@@ -5,9 +5,10 @@
 //! give a static exchange evaluation ([`AttackSets::see`]): what a move onto a square wins or
 //! loses when both sides then take on it with their least valuable piece.
 
-use crate::engine::bitboard::{BitTables, Bits, compile};
+use crate::engine::bitboard::{BitTables, Bits, KindBits, compile};
 use crate::engine::board::{Sq, cell};
 use crate::engine::position::mflag;
+use crate::engine::slides;
 use crate::engine::{Move, Position, Side};
 use crate::preset::Preset;
 
@@ -32,6 +33,10 @@ pub struct Counts {
     /// attacked by a less valuable one counts the difference, an attacked piece its side does not
     /// defend its whole value (royal pieces are never victims and never lesser attackers).
     pub threats: [i32; 2],
+    /// Per side, the squares from which one of its non-royal pieces could check the enemy royal
+    /// piece next turn where no enemy piece attacks them (safe checks), counted
+    /// ([`AttackSets::count`] only; 0 when the enemy has not exactly one royal piece).
+    pub safe_checks: [i32; 2],
 }
 
 /// Per cell code: the weight of one move of the piece (what [`Counts::weighted`] sums).
@@ -258,10 +263,13 @@ impl AttackSets {
         // What each side attacks (its own pieces included: those it defends), and per enemy
         // piece attacked by a less valuable one the most such an attack gains (by the victim's bit).
         let mut threats = Threats { attacked: [0; 2], lesser: [0; 2], gain: [0; 64] };
+        // Per side, the squares its pieces' moves reach from which they would check.
+        let mut checks = [0 as Bits; 2];
         for side in [us, us.other()] {
             let (own, enemy) = (bits[side.index()], bits[side.other().index()]);
             let ep = ep && cell::is_side(pos.cells[pos.ep.victim.idx()], side.other());
-            let zone = pos.royal_square(side.other()).map_or(0, |k| self.near[t.bit_of[k.idx()] as usize & 63]);
+            let royal_bit = pos.royal_square(side.other()).map(|k| t.bit_of[k.idx()] as usize & 63);
+            let zone = royal_bit.map_or(0, |b| self.near[b]);
             let (mut moves, mut weighted, mut near, mut takes) = (0i32, 0i32, 0i32, false);
             let mut capturers = 0;
             pos.side = side;
@@ -324,6 +332,10 @@ impl AttackSets {
                     }
                 };
                 let more = k.mult as i32 - 1;
+                let checking = match royal_bit {
+                    Some(r) if !royal => check_squares(t, slides, k, r, occ),
+                    _ => 0,
+                };
                 while rest != 0 {
                     let b = rest.trailing_zeros() as usize & 63;
                     rest &= rest - 1;
@@ -335,6 +347,7 @@ impl AttackSets {
                         to |= k.friend[b] & own & !royals;
                     }
                     threats.note(self, pos, side, all, enemy, attacker);
+                    checks[side.index()] |= to & checking;
                     // Leaps onto the mover's own pieces (`d`) are captures too.
                     if to & occ != 0 {
                         takes = true;
@@ -378,9 +391,30 @@ impl AttackSets {
         pos.side = us;
         for side in Side::BOTH {
             c.threats[side.index()] = threats.sum(self, pos, side, bits[side.other().index()]);
+            c.safe_checks[side.index()] =
+                (checks[side.index()] & !threats.attacked[side.other().index()]).count_ones() as i32;
         }
         Some(c)
     }
+}
+
+/// The squares from which a piece of `k` would attack the royal piece on bit `r`: where its
+/// leaps capture from ([`KindBits::hit_from`]), and its capturing rides walked back from `r`
+/// (only where each ride direction's opposite is one too, so that the way out is the way back;
+/// specials and lame paths aside: a cheap estimate for royal safety, not a rule).
+#[inline(always)]
+fn check_squares(t: &BitTables, slides: Option<&slides::Table>, k: &KindBits, r: usize, occ: Bits) -> Bits {
+    let mut from = k.hit_from[r];
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    let dirs = k.cap_dirs;
+    if dirs != 0 && (dirs & EVEN) << 1 == dirs & !EVEN {
+        from |= if k.rides_any && dirs == k.slide.dirs {
+            t.ride_squares(slides, k, r, occ)
+        } else {
+            t.rides_walked(dirs, r, occ)
+        };
+    }
+    from
 }
 
 /// Whether the piece on `sq` has not moved yet (asked only for initial moves).

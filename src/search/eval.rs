@@ -381,7 +381,9 @@ impl Evaluator {
         };
         self.could_capture = c.could_capture;
         let threats = [c.threats[us.index()], c.threats[us.other().index()]];
-        ((c.weighted[us.index()] - c.weighted[us.other().index()]) / 8, c.near_royal, threats)
+        // Safe checks weigh on royal safety as so many moves near the royal piece.
+        let near = [0, 1].map(|i| c.near_royal[i] + self.w.safe_check * c.safe_checks[i]);
+        ((c.weighted[us.index()] - c.weighted[us.other().index()]) / 8, near, threats)
     }
 }
 

@@ -28,6 +28,9 @@ pub struct EvalWeights {
     /// the attacker's officers left.
     pub attack: i32,
     pub attack_max: i32,
+    /// Royal safety: each square from which a side could check the enemy royal piece next turn,
+    /// that no enemy piece attacks (a safe check), counts as this many of those moves.
+    pub safe_check: i32,
     /// A promotable piece's bonus next to its zone, in hundredths of what promoting gains (it
     /// grows with the square of the nearness to the zone).
     pub promotion: i32,
@@ -66,6 +69,7 @@ pub const DEFAULT: EvalWeights = EvalWeights {
     shield: 6,
     attack: 3,
     attack_max: 500,
+    safe_check: 3,
     promotion: 20,
     unpassed: 25,
     passed_early: 125,
@@ -86,7 +90,7 @@ const ATTACK_MAX_LIMIT: i32 = 10_000;
 /// Each weight's name in a weights file and its field, in the order files list them: the one
 /// table that `entries`, the file reader and its error message share.
 type Field = fn(&mut EvalWeights) -> &mut i32;
-const FIELDS: [(&str, Field); 17] = [
+const FIELDS: [(&str, Field); 18] = [
     ("TEMPO", |w| &mut w.tempo),
     ("MOBILITY", |w| &mut w.mobility),
     ("OFFICER_MOBILITY", |w| &mut w.officer_mobility),
@@ -94,6 +98,7 @@ const FIELDS: [(&str, Field); 17] = [
     ("SHIELD", |w| &mut w.shield),
     ("ATTACK", |w| &mut w.attack),
     ("ATTACK_MAX", |w| &mut w.attack_max),
+    ("SAFE_CHECK", |w| &mut w.safe_check),
     ("PROMOTION", |w| &mut w.promotion),
     ("UNPASSED", |w| &mut w.unpassed),
     ("PASSED_EARLY", |w| &mut w.passed_early),
