@@ -2,8 +2,9 @@
 //! windows at the root, a transposition table, null-move pruning, late-move reductions, check
 //! extensions, reverse futility, late-move pruning, killer and history ordering, static exchange
 //! pruning of turns that lose material near the horizon, and quiescence on captures (losing
-//! captures pruned by a static exchange evaluation). Turns are generated and played through the
-//! engine's own turn generator, so the search plays by every rule the preset's hooks enforce.
+//! captures pruned by a static exchange evaluation; in check, on every evasion). Turns are
+//! generated and played through the engine's own turn generator, so the search plays by every
+//! rule the preset's hooks enforce.
 
 use super::eval::Evaluator;
 use super::limits::{INFINITY, Limits, MATE, MATE_BOUND, MAX_PLY};
@@ -795,10 +796,11 @@ impl Core {
         pv.extend_from_slice(&tail[0].pv);
     }
 
-    /// Captures only, until the position is quiet; the side to move may stand pat. The table is
-    /// probed (any entry is at least as deep as quiescence) and keeps the result at depth 0, so
-    /// that captures met again in another order are not searched again, and the best capture
-    /// found comes first when the position is met again.
+    /// Captures only, until the position is quiet; the side to move may stand pat, unless it is in
+    /// check: then every evasion is tried (a mate is scored as the main search scores it). The
+    /// table is probed (any entry is at least as deep as quiescence) and keeps the result at depth
+    /// 0, so that captures met again in another order are not searched again, and the best
+    /// capture found comes first when the position is met again.
     #[allow(clippy::too_many_arguments)]
     fn quiesce(
         &mut self,
@@ -849,7 +851,7 @@ impl Core {
         tt_turn: u64,
         turns: &mut Vec<Turn>,
     ) -> R<(i32, u64)> {
-        // In check, the turns are generated first so that a mate at the horizon is scored as one.
+        // In check, every turn is generated (and tried): a mate at the horizon is scored as one.
         // Otherwise a quiet position (no pseudo-legal capture, found by the evaluation) stands
         // pat without generating whole turns, which is costly for scripted presets.
         let checked = p.royal_safety && pos.in_check(p, pos.side);
@@ -875,11 +877,12 @@ impl Core {
             if turns.is_empty() {
                 return Ok((over_score(&pos.no_moves_result(p), pos, ply), 0));
             }
-            stand = ev.evaluate(p, pos)?;
-            if stand >= beta || qdepth >= max_qdepth || ply >= MAX_PLY {
-                return Ok((stand, 0));
+            if qdepth >= max_qdepth || ply >= MAX_PLY {
+                return Ok((ev.evaluate(p, pos)?, 0));
             }
-            turns.retain(|t| capture_move(t).is_some());
+            // In check the side may not stand pat (its static score ignores the threat): every
+            // evasion is tried, quiet ones too, and none that plays is a loss (below).
+            stand = -INFINITY;
         } else {
             // Out of check, where only captures are listed, a side with no legal turn at all
             // (stalemate) stands pat, as it did when the evaluation saw no capture.
@@ -890,8 +893,9 @@ impl Core {
         alpha = alpha.max(stand);
         let mut best = (stand, 0);
         // Each capture once: the turn's other parts (a square built, say) multiply the tree
-        // without changing what is taken. Variants of one move are generated together.
-        turns.dedup_by_key(|t| capture_move(t));
+        // without changing what is taken. Variants of one move are generated together. Quiet
+        // evasions (in check) are all kept.
+        turns.dedup_by(|a, b| capture_move(a).is_some() && capture_move(a) == capture_move(b));
         let mut scores = std::mem::take(&mut self.plies[ply].scores);
         let mut judge = std::mem::take(&mut self.plies[ply].judge);
         let h = &self.history;
@@ -922,6 +926,10 @@ impl Core {
         }
         self.plies[ply].scores = scores;
         self.plies[ply].judge = judge;
+        if best.0 == -INFINITY {
+            // In check, every evasion was refused on replay: as if there were none.
+            return Ok((over_score(&pos.no_moves_result(p), pos, ply), 0));
+        }
         Ok(best)
     }
 }
