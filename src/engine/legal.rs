@@ -143,6 +143,17 @@ impl Position {
 
     /// `checks illegal`: drop the moves after which the opponent's royal piece is attacked.
     fn retain_quiet(&mut self, preset: &Preset, out: &mut Vec<Move>) {
+        self.retain_by_check(preset, out, false);
+    }
+
+    /// Keep only the moves of `out` after which the opponent's royal piece is attacked (checks),
+    /// judged as `checks illegal` judges them: what quiescence tries besides captures.
+    pub fn retain_checks(&mut self, preset: &Preset, out: &mut Vec<Move>) {
+        self.retain_by_check(preset, out, true);
+    }
+
+    /// Keep the moves of `out` that check (`checks`) or those that do not.
+    fn retain_by_check(&mut self, preset: &Preset, out: &mut Vec<Move>, checks: bool) {
         let us = self.side;
         let them = us.other();
         // With one royal piece there, most moves are tried on the cells alone, as for the mover's
@@ -163,7 +174,7 @@ impl Position {
                 && !to.has(m.to)
                 && !from.has(m.from)
             {
-                return true;
+                return !checks;
             }
             if let Some(k) = royal
                 && cheap
@@ -173,12 +184,12 @@ impl Position {
                 && m.flags & mflag::DROP == 0
                 && let Some(attacked) = self.attacked_after_cells(preset, m, k, us)
             {
-                return !attacked;
+                return attacked == checks;
             }
             self.make(preset, m);
-            let checks = self.in_check(preset, them);
+            let attacked = self.in_check(preset, them);
             self.unmake();
-            !checks
+            attacked == checks
         });
     }
 

@@ -819,9 +819,13 @@ impl Core {
                 return Ok(over_score(&over, pos, ply));
             }
         }
+        // The first ply's entries (captures and quiet checks) are a depth deeper than the later
+        // plies' (captures only), so that a later ply's result does not stand for a first one's.
+        let checks = qdepth == 0 && quiet_checks_apply(p);
+        let qd = if checks || !quiet_checks_apply(p) { 0 } else { -1 };
         let entry = self.tt.probe(pos.hash, ply);
         if let Some(e) = entry
-            && e.depth >= 0
+            && e.depth >= qd as i16
             && e.cuts(alpha, beta)
         {
             return Ok(e.score);
@@ -833,7 +837,7 @@ impl Core {
         let (best, best_turn) = r?;
         // Not while capture sequences are cut short (the first iteration, root scoring).
         if self.may_stop {
-            self.tt.store(pos.hash, ply, best_turn, best, 0, Bound::of(best, alpha, beta));
+            self.tt.store(pos.hash, ply, best_turn, best, qd, Bound::of(best, alpha, beta));
         }
         Ok(best)
     }
@@ -866,9 +870,11 @@ impl Core {
             FIRST_QDEPTH
         };
         let mut stand = 0;
+        // Quiescence's first ply tries quiet checks too (a mate just beyond the horizon).
+        let checks = qdepth == 0 && !checked && quiet_checks_apply(p);
         if !checked {
             stand = ev.evaluate(p, pos)?;
-            if stand >= beta || qdepth >= max_qdepth || ply >= MAX_PLY || !ev.could_capture {
+            if stand >= beta || qdepth >= max_qdepth || ply >= MAX_PLY || !(ev.could_capture || checks) {
                 return Ok((stand, 0));
             }
         }
@@ -883,6 +889,8 @@ impl Core {
             // In check the side may not stand pat (its static score ignores the threat): every
             // evasion is tried, quiet ones too, and none that plays is a loss (below).
             stand = -INFINITY;
+        } else if !ev.could_capture {
+            turns.clear();
         } else {
             // Out of check, where only captures are listed, a side with no legal turn at all
             // (stalemate) stands pat, as it did when the evaluation saw no capture.
@@ -930,8 +938,70 @@ impl Core {
             // In check, every evasion was refused on replay: as if there were none.
             return Ok((over_score(&pos.no_moves_result(p), pos, ply), 0));
         }
+        if checks && alpha < beta {
+            self.try_quiet_checks(&mut best, ev, p, pos, ply, (alpha, beta), turns)?;
+        }
         Ok(best)
     }
+
+    /// Quiescence's first ply, its captures tried without a cut: the quiet turns that check and
+    /// do not lose their piece on its square (a static exchange), answered by quiescence (in
+    /// check, so a mate is scored as one). `best` is the ply's best score and turn so far.
+    #[allow(clippy::too_many_arguments)]
+    fn try_quiet_checks(
+        &mut self,
+        best: &mut (i32, u64),
+        ev: &mut Evaluator,
+        p: &Preset,
+        pos: &mut Position,
+        ply: usize,
+        (mut alpha, beta): (i32, i32),
+        turns: &mut Vec<Turn>,
+    ) -> R<()> {
+        self.quiet_checks(ev, p, pos, turns);
+        for t in turns.iter() {
+            if !self.make(p, pos, t)? {
+                continue;
+            }
+            let r = self.quiesce(ev, p, pos, ply + 1, -beta, -alpha, 1);
+            pos.unmake();
+            let score = -r?;
+            if score > best.0 {
+                *best = (score, order::word(t));
+            }
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The legal quiet turns of the side to move that check (moves on the board: a drop's
+    /// exchange is not judged, and pieces in hand would make them many) and do not lose their
+    /// piece on its square by a static exchange, into `out`.
+    fn quiet_checks(&mut self, ev: &Evaluator, p: &Preset, pos: &mut Position, out: &mut Vec<Turn>) {
+        out.clear();
+        self.moves.clear();
+        pos.pseudo_moves(p, &mut self.moves);
+        self.moves.retain(|m| m.flags & (mflag::CAPTURE | mflag::EP | mflag::DROP) == 0);
+        pos.retain_checks(p, &mut self.moves);
+        pos.keep_legal(p, &mut self.moves);
+        self.moves.retain(|m| {
+            m.promo != 0 || m.flags & mflag::CASTLE != 0 || ev.see(p, pos, m.from, m.to).is_none_or(|s| s >= 0)
+        });
+        out.extend(self.moves.iter().map(|&m| Turn::single(m)));
+    }
+}
+
+/// Whether quiescence's first ply tries quiet checks: where checks matter (royal pieces that must
+/// be kept safe, checks allowed) and turns are plain moves listed by the engine (no rule script,
+/// whose turns would all be played to see which check; no compulsory captures or drops, under
+/// which a list of quiet moves alone is not judged legal).
+fn quiet_checks_apply(p: &Preset) -> bool {
+    p.royal_safety && !p.no_checks && !p.script.active && !p.must_capture && !p.must_drop
 }
 
 /// The static lead on beta that cuts a node `depth` plies deep by reverse futility: less where
