@@ -821,8 +821,7 @@ impl Core {
         }
         // The first ply's entries (captures and quiet checks) are a depth deeper than the later
         // plies' (captures only), so that a later ply's result does not stand for a first one's.
-        let checks = qdepth == 0 && quiet_checks_apply(p);
-        let qd = if checks || !quiet_checks_apply(p) { 0 } else { -1 };
+        let qd = if qdepth > 0 && quiet_checks_apply(p) { -1 } else { 0 };
         let entry = self.tt.probe(pos.hash, ply);
         if let Some(e) = entry
             && e.depth >= qd as i16
